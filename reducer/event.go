@@ -1,0 +1,107 @@
+package reducer
+
+import "github.com/agui-reducer/agui/reducer/jsontree"
+
+// EventType names an AG-UI event, as the "type" field spells it.
+type EventType string
+
+// The 33 canonical AG-UI event types.
+const (
+	TextMessageStart           EventType = "TEXT_MESSAGE_START"
+	TextMessageContent         EventType = "TEXT_MESSAGE_CONTENT"
+	TextMessageEnd             EventType = "TEXT_MESSAGE_END"
+	TextMessageChunk           EventType = "TEXT_MESSAGE_CHUNK"
+	ToolCallStart              EventType = "TOOL_CALL_START"
+	ToolCallArgs               EventType = "TOOL_CALL_ARGS"
+	ToolCallEnd                EventType = "TOOL_CALL_END"
+	ToolCallChunk              EventType = "TOOL_CALL_CHUNK"
+	ToolCallResult             EventType = "TOOL_CALL_RESULT"
+	ThinkingStart              EventType = "THINKING_START"
+	ThinkingEnd                EventType = "THINKING_END"
+	ThinkingTextMessageStart   EventType = "THINKING_TEXT_MESSAGE_START"
+	ThinkingTextMessageContent EventType = "THINKING_TEXT_MESSAGE_CONTENT"
+	ThinkingTextMessageEnd     EventType = "THINKING_TEXT_MESSAGE_END"
+	StateSnapshot              EventType = "STATE_SNAPSHOT"
+	StateDelta                 EventType = "STATE_DELTA"
+	MessagesSnapshot           EventType = "MESSAGES_SNAPSHOT"
+	ActivitySnapshot           EventType = "ACTIVITY_SNAPSHOT"
+	ActivityDelta              EventType = "ACTIVITY_DELTA"
+	Raw                        EventType = "RAW"
+	Custom                     EventType = "CUSTOM"
+	RunStarted                 EventType = "RUN_STARTED"
+	RunFinished                EventType = "RUN_FINISHED"
+	RunError                   EventType = "RUN_ERROR"
+	StepStarted                EventType = "STEP_STARTED"
+	StepFinished               EventType = "STEP_FINISHED"
+	ReasoningStart             EventType = "REASONING_START"
+	ReasoningMessageStart      EventType = "REASONING_MESSAGE_START"
+	ReasoningMessageContent    EventType = "REASONING_MESSAGE_CONTENT"
+	ReasoningMessageEnd        EventType = "REASONING_MESSAGE_END"
+	ReasoningMessageChunk      EventType = "REASONING_MESSAGE_CHUNK"
+	ReasoningEnd               EventType = "REASONING_END"
+	ReasoningEncryptedValue    EventType = "REASONING_ENCRYPTED_VALUE"
+)
+
+// Event is one decoded AG-UI event. It is a flat union: only the fields of
+// its Type are meaningful. Optional fields that may be absent carry a Has*
+// flag where absence and the zero value differ.
+type Event struct {
+	Type EventType
+
+	// Base fields.
+	Timestamp    float64 // milliseconds since the epoch
+	HasTimestamp bool
+	RawEvent     jsontree.Value
+	Metadata     *jsontree.Object // nil when absent
+
+	// Messages, reasoning, activity.
+	MessageID    string
+	HasMessageID bool // chunks: absent and "" differ
+	Role         string
+	Name         string
+	HasName      bool
+	Delta        string
+	HasDelta     bool
+	ActivityType string
+	Replace      bool           // ACTIVITY_SNAPSHOT; defaults to true
+	Content      jsontree.Value // TOOL_CALL_RESULT (string) or ACTIVITY_SNAPSHOT (object)
+	Patch        jsontree.Value // STATE_DELTA delta / ACTIVITY_DELTA patch: an array of ops
+	Messages     *jsontree.Array
+
+	// Tool calls.
+	ToolCallID      string
+	ToolCallName    string
+	ParentMessageID string // "" when absent, null or empty (official normalisation)
+
+	// State.
+	Snapshot jsontree.Value
+
+	// Run lifecycle.
+	ThreadID    string
+	RunID       string
+	ParentRunID string
+	Input       *jsontree.Object
+	Result      jsontree.Value
+	HasResult   bool
+	Outcome     *jsontree.Object // nil when absent or null
+	Usage       *jsontree.Array
+	Message     string // RUN_ERROR
+	Code        string // RUN_ERROR
+	HasCode     bool
+
+	// Steps, custom, raw.
+	StepName   string
+	CustomName string
+	Value      jsontree.Value
+	HasValue   bool
+	RawBody    jsontree.Value // RAW "event"
+	Source     string
+
+	// REASONING_ENCRYPTED_VALUE.
+	Subtype        string
+	EntityID       string
+	EncryptedValue string
+
+	// THINKING_START.
+	Title string
+}

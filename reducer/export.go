@@ -1,0 +1,394 @@
+package reducer
+
+import (
+	"strconv"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Snapshot returns the whole state as JSON.
+func (r *Reducer) Snapshot() []byte { return r.st.AppendJSON(nil) }
+
+// Restore replaces the state by one Snapshot produced. On error the state is
+// unchanged. The change replaces the whole document.
+func (r *Reducer) Restore(data []byte) (*Change, error) {
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+	if err != nil {
+		return nil, errorf("bad_snapshot", "snapshot is not valid JSON: "+err.Error())
+	}
+	o, ok := v.(*jsontree.Object)
+	if !ok {
+		return nil, errorf("bad_snapshot", "snapshot is not an object")
+	}
+	next := New(r.opt)
+	if err := next.load(o); err != nil {
+		return nil, err
+	}
+	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
+	r.chunks, r.verify = chunkState{}, verifier{}
+	c := new(Change)
+	c.replace("", r.st.AppendJSON(nil))
+	return c, nil
+}
+
+func (r *Reducer) load(o *jsontree.Object) error {
+	d := fields{obj: o, typ: "snapshot"}
+	st := &r.st
+	st.ThreadID = d.str("threadId", false)
+	st.RunID = d.str("runId", false)
+	st.Status = d.str("status", false)
+	switch st.Status {
+	case StatusIdle, StatusRunning, StatusError:
+	case "":
+		st.Status = StatusIdle
+	default:
+		d.fail("unknown status '" + st.Status + "'")
+	}
+	if b, ok := o.Get("isLoading"); ok {
+		st.IsLoading, _ = b.(bool)
+	}
+	if e := d.object("error"); e != nil {
+		ed := fields{obj: e, typ: "snapshot error"}
+		st.Error = &RunErr{Message: ed.str("message", false)}
+		st.Error.Code, st.Error.HasCode = ed.optStr("code")
+		if ed.err != nil {
+			return ed.err
+		}
+	}
+	st.State, _ = o.Get("state")
+	if steps := d.array("steps", false); steps != nil {
+		for _, e := range steps.Elems {
+			so, _ := e.(*jsontree.Object)
+			if so == nil {
+				d.fail("steps entries must be objects")
+				break
+			}
+			sd := fields{obj: so, typ: "step"}
+			st.Steps = append(st.Steps, Step{Name: sd.str("name", true), Status: sd.str("status", true)})
+			if sd.err != nil {
+				return sd.err
+			}
+		}
+	}
+	st.Interrupts = d.array("interrupts", false)
+	if st.Interrupts != nil && st.Interrupts.Len() == 0 {
+		st.Interrupts = nil
+	}
+	st.Usage = d.array("usage", false)
+	if st.Usage != nil && st.Usage.Len() == 0 {
+		st.Usage = nil
+	}
+	st.Result, st.HasResult = o.Get("result")
+	if d.err != nil {
+		return d.err
+	}
+	for _, e := range elems(d.array("messages", false)) {
+		m, err := loadMessage(e)
+		if err != nil {
+			return err
+		}
+		m.pos = len(st.Messages)
+		st.Messages = append(st.Messages, m)
+		if _, ok := r.msgByID[m.ID]; !ok {
+			r.msgByID[m.ID] = m
+		}
+		if m.Citations != nil {
+			r.cited[m] = struct{}{}
+		}
+	}
+	for _, e := range elems(d.array("toolCalls", false)) {
+		t, err := r.loadToolCall(e)
+		if err != nil {
+			return err
+		}
+		t.pos = len(st.ToolCalls)
+		st.ToolCalls = append(st.ToolCalls, t)
+		r.toolByID[t.ID] = t
+	}
+	if d.err != nil {
+		return d.err
+	}
+	return nil
+}
+
+func loadMessage(v jsontree.Value) (*Message, error) {
+	o, _ := v.(*jsontree.Object)
+	if o == nil {
+		return nil, errorf("bad_snapshot", "messages entries must be objects")
+	}
+	d := fields{obj: o, typ: "snapshot message"}
+	m := &Message{ID: d.str("id", true), Role: d.str("role", true)}
+	switch c, _ := o.Get("content"); c := c.(type) {
+	case string:
+		m.contentKind, m.text = contentText, []byte(c)
+		if c == "" && m.Role == "assistant" {
+			m.contentKind = contentNone
+		}
+	case *jsontree.Array, *jsontree.Object:
+		m.contentKind, m.value = contentValue, c
+	default:
+		d.fail("content must be a string, an array or an object")
+	}
+	m.Name, m.hasName = d.optStr("name")
+	if s, ok := d.optStr("reasoning"); ok {
+		m.hasReasoning, m.reasoning = true, []byte(s)
+		m.reasoningSlot = m.contentKind == contentNone
+	}
+	if n, ok := o.Get("reasoningDurationMs"); ok {
+		num, _ := n.(jsontree.Number)
+		f, err := strconv.ParseFloat(string(num), 64)
+		if err != nil {
+			d.fail("reasoningDurationMs must be a number")
+		}
+		m.ReasoningDurationMs, m.HasReasoningDuration = f, true
+	}
+	m.Citations = d.array("citations", false)
+	if ids := d.array("toolCallIds", false); ids != nil {
+		m.ToolCallIDs = make([]string, 0, ids.Len())
+		for _, e := range ids.Elems {
+			s, ok := e.(string)
+			if !ok {
+				d.fail("toolCallIds must hold strings")
+				break
+			}
+			m.ToolCallIDs = append(m.ToolCallIDs, s)
+		}
+	}
+	if m.Role == "tool" {
+		m.ToolCallID = d.str("toolCallId", true)
+	}
+	if e, ok := o.Get("error"); ok && e != nil {
+		m.ErrorValue = e
+	}
+	if m.Role == "activity" {
+		m.ActivityType = d.str("activityType", true)
+	}
+	m.EncryptedValue, m.HasEncryptedValue = d.optStr("encryptedValue")
+	m.Metadata = d.metadata()
+	if b, ok := o.Get("streaming"); ok {
+		m.Streaming, _ = b.(bool)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return m, nil
+}
+
+func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
+	o, _ := v.(*jsontree.Object)
+	if o == nil {
+		return nil, errorf("bad_snapshot", "toolCalls entries must be objects")
+	}
+	d := fields{obj: o, typ: "snapshot tool call"}
+	t := &ToolCall{ID: d.str("id", true), Name: d.str("name", false), ParentMessageID: d.str("parentMessageId", false), Status: d.str("status", true)}
+	t.args = []byte(d.str("argsText", false))
+	t.Args, _ = o.Get("args")
+	if s, ok := d.optStr("result"); ok {
+		t.Result, t.HasResult = s, true
+		t.ResultMessageID = d.str("resultMessageId", false)
+	}
+	if e, ok := o.Get("error"); ok && e != nil {
+		t.ErrorValue = e
+	}
+	t.EncryptedValue, t.HasEncrypted = d.optStr("encryptedValue")
+	t.Metadata = d.metadata()
+	if d.err != nil {
+		return nil, d.err
+	}
+	switch t.Status {
+	case ToolRunning:
+		// Rebuild the incremental parser from the text so far.
+		t.parser.p = newArgsParser(r.opt.MaxDepth)
+		if len(t.args) > 0 {
+			t.parser.p.Write(string(t.args), func(partialEdit) {})
+		}
+	case ToolComplete, ToolError:
+		t.parser.final = true
+	default:
+		return nil, errorf("bad_snapshot", "unknown tool call status '"+t.Status+"'")
+	}
+	return t, nil
+}
+
+// elems tolerates a nil array.
+func elems(a *jsontree.Array) []jsontree.Value {
+	if a == nil {
+		return nil
+	}
+	return a.Elems
+}
+
+// RunInputOptions are the caller's parts of the next RunAgentInput.
+type RunInputOptions struct {
+	RunID          string         // "" → a fresh id
+	Tools          jsontree.Value // default []
+	Context        jsontree.Value // default []
+	ForwardedProps jsontree.Value // default {}
+	Resume         jsontree.Value // sent only when non-nil
+}
+
+// RunInput returns the RunAgentInput JSON for the next request: threadId, a
+// fresh runId, the state, and the messages in the official AG-UI Message[]
+// shape (assistant messages carry toolCalls; reasoning becomes "reasoning"
+// messages; activity messages are left out).
+func (r *Reducer) RunInput(opt RunInputOptions) []byte {
+	threadID := r.st.ThreadID
+	if threadID == "" {
+		threadID = r.nextID("thread")
+	}
+	runID := opt.RunID
+	if runID == "" {
+		runID = r.nextID("run")
+	}
+	b := []byte(`{"threadId":`)
+	b = jsontree.AppendString(b, threadID)
+	b = append(b, `,"runId":`...)
+	b = jsontree.AppendString(b, runID)
+	b = append(b, `,"state":`...)
+	if r.st.State == nil {
+		b = append(b, "{}"...)
+	} else {
+		b = jsontree.AppendJSON(b, r.st.State)
+	}
+	b = append(b, `,"messages":`...)
+	b = r.AppendMessages(b)
+	b = append(b, `,"tools":`...)
+	b = appendOr(b, opt.Tools, "[]")
+	b = append(b, `,"context":`...)
+	b = appendOr(b, opt.Context, "[]")
+	b = append(b, `,"forwardedProps":`...)
+	b = appendOr(b, opt.ForwardedProps, "{}")
+	if opt.Resume != nil {
+		b = append(b, `,"resume":`...)
+		b = jsontree.AppendJSON(b, opt.Resume)
+	}
+	return append(b, '}')
+}
+
+func appendOr(b []byte, v jsontree.Value, def string) []byte {
+	if v == nil {
+		return append(b, def...)
+	}
+	return jsontree.AppendJSON(b, v)
+}
+
+// AppendMessages appends the conversation in the official AG-UI Message[]
+// shape, as the official client would hold it.
+func (r *Reducer) AppendMessages(b []byte) []byte {
+	b = append(b, '[')
+	n := 0
+	sep := func() {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+	}
+	for _, m := range r.st.Messages {
+		switch m.Role {
+		case "activity":
+			continue
+		case "assistant":
+			if m.hasReasoning {
+				sep()
+				id := m.ID
+				if !m.isReasoningOnly() {
+					id += "-reasoning"
+				}
+				b = append(b, `{"id":`...)
+				b = jsontree.AppendString(b, id)
+				b = append(b, `,"role":"reasoning","content":`...)
+				b = jsontree.AppendString(b, bytesString(m.reasoning))
+				if m.isReasoningOnly() {
+					b = appendCommon(b, m)
+				}
+				b = append(b, '}')
+				if m.isReasoningOnly() {
+					continue
+				}
+			}
+			sep()
+			b = append(b, `{"id":`...)
+			b = jsontree.AppendString(b, m.ID)
+			b = append(b, `,"role":"assistant"`...)
+			if m.contentKind != contentNone {
+				b = append(b, `,"content":`...)
+				b = m.appendContent(b)
+			}
+			if m.hasName {
+				b = append(b, `,"name":`...)
+				b = jsontree.AppendString(b, m.Name)
+			}
+			if len(m.ToolCallIDs) > 0 {
+				b = append(b, `,"toolCalls":[`...)
+				for i, id := range m.ToolCallIDs {
+					if i > 0 {
+						b = append(b, ',')
+					}
+					b = r.appendOfficialToolCall(b, id)
+				}
+				b = append(b, ']')
+			}
+			b = appendCommon(b, m)
+			b = append(b, '}')
+		default:
+			sep()
+			b = append(b, `{"id":`...)
+			b = jsontree.AppendString(b, m.ID)
+			b = append(b, `,"role":`...)
+			b = jsontree.AppendString(b, m.Role)
+			b = append(b, `,"content":`...)
+			b = m.appendContent(b)
+			if m.hasName && m.Role != "tool" {
+				b = append(b, `,"name":`...)
+				b = jsontree.AppendString(b, m.Name)
+			}
+			if m.Role == "tool" {
+				b = append(b, `,"toolCallId":`...)
+				b = jsontree.AppendString(b, m.ToolCallID)
+				if m.ErrorValue != nil {
+					b = append(b, `,"error":`...)
+					b = jsontree.AppendJSON(b, m.ErrorValue)
+				}
+			}
+			b = appendCommon(b, m)
+			b = append(b, '}')
+		}
+	}
+	return append(b, ']')
+}
+
+func appendCommon(b []byte, m *Message) []byte {
+	if m.HasEncryptedValue {
+		b = append(b, `,"encryptedValue":`...)
+		b = jsontree.AppendString(b, m.EncryptedValue)
+	}
+	if m.Metadata != nil {
+		b = append(b, `,"metadata":`...)
+		b = jsontree.AppendJSON(b, m.Metadata)
+	}
+	return b
+}
+
+func (r *Reducer) appendOfficialToolCall(b []byte, id string) []byte {
+	t := r.toolByID[id]
+	b = append(b, `{"id":`...)
+	b = jsontree.AppendString(b, id)
+	b = append(b, `,"type":"function","function":{"name":`...)
+	if t == nil {
+		b = append(b, `"","arguments":""}}`...)
+		return b
+	}
+	b = jsontree.AppendString(b, t.Name)
+	b = append(b, `,"arguments":`...)
+	b = jsontree.AppendString(b, bytesString(t.args))
+	b = append(b, '}')
+	if t.HasEncrypted {
+		b = append(b, `,"encryptedValue":`...)
+		b = jsontree.AppendString(b, t.EncryptedValue)
+	}
+	if t.Metadata != nil {
+		b = append(b, `,"metadata":`...)
+		b = jsontree.AppendJSON(b, t.Metadata)
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,30 @@
+// Package jsontree holds JSON documents as mutable, insertion-ordered trees.
+//
+// A [Value] is nil, bool, [Number], string, *[Array] or *[Object]. Objects
+// remember the order in which keys were first inserted, as JavaScript objects
+// do, so a document parsed, patched and re-encoded comes out with its keys in
+// the order a JavaScript client would print them with JSON.stringify.
+// (JavaScript additionally moves integer-like keys such as "1" to the front of
+// every object; jsontree does not, it keeps plain insertion order.)
+// Numbers are kept as their exact source text, so 1e400 or a 30-digit integer
+// survives a round trip byte for byte; [Equal] compares them by numeric value.
+//
+// [Parse] is a strict RFC 8259 parser. It never recurses: nesting is tracked
+// on an explicit stack and limited by [ParseOptions].MaxDepth, so hostile
+// input cannot exhaust the goroutine stack. It decodes strings the way a
+// browser would see them: invalid UTF-8 is replaced by U+FFFD using the
+// WHATWG "maximal subpart" rule (what TextDecoder does before JSON.parse
+// runs) and unpaired UTF-16 surrogates written as \u escapes become U+FFFD.
+// A duplicated object key keeps its first position and its last value, which
+// is what JSON.parse does.
+//
+// [AppendJSON] writes compact JSON with the escaping of JSON.stringify
+// (no HTML escaping, no escaping of U+2028/U+2029). [Equal], [Clone] and
+// [AppendJSON] are iterative too, because trees built by successive patches
+// can be deeper than any single parsed document.
+//
+// Containers are pointers and are changed in place by their owner; a Value
+// handed to code that keeps it must be cloned first. Errors are returned as
+// values carrying a short machine-readable code; nothing in this package
+// panics on bad input.
+package jsontree

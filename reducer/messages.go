@@ -1,0 +1,278 @@
+package reducer
+
+import (
+	"strconv"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Message index. msgByID maps an id to the FIRST message holding it (the
+// official client looks messages up with Array.find, so later duplicates are
+// unreachable); every Message knows its own position, so an id resolves to a
+// JSON Pointer in O(1).
+
+func (r *Reducer) findMessage(id string) *Message { return r.msgByID[id] }
+
+// appendMessage adds m at the end of the conversation.
+func (r *Reducer) appendMessage(c *Change, m *Message) {
+	m.pos = len(r.st.Messages)
+	r.st.Messages = append(r.st.Messages, m)
+	if _, ok := r.msgByID[m.ID]; !ok {
+		r.msgByID[m.ID] = m
+	}
+	c.add(messagePath(m), m.AppendJSON(nil))
+}
+
+// insertMessage puts m at index pos, shifting the later messages.
+func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
+	if pos >= len(r.st.Messages) {
+		r.appendMessage(c, m)
+		return
+	}
+	msgs := append(r.st.Messages, nil)
+	copy(msgs[pos+1:], msgs[pos:])
+	msgs[pos] = m
+	r.st.Messages = msgs
+	for i := pos; i < len(msgs); i++ {
+		msgs[i].pos = i
+	}
+	if old, ok := r.msgByID[m.ID]; !ok || old.pos > pos {
+		r.msgByID[m.ID] = m
+	}
+	c.add(messagePath(m), m.AppendJSON(nil))
+}
+
+// setMessages replaces the whole list (snapshots, restore) and rebuilds the
+// index.
+func (r *Reducer) setMessages(msgs []*Message) {
+	r.st.Messages = msgs
+	clear(r.msgByID)
+	for i, m := range msgs {
+		m.pos = i
+		if _, ok := r.msgByID[m.ID]; !ok {
+			r.msgByID[m.ID] = m
+		}
+	}
+}
+
+// mergeMetadata merges incoming into the entity's metadata the way the
+// official mergeMetadata does: shallow, per key, last write wins; absent or
+// empty incoming changes nothing. It emits the op on path+"/metadata".
+func mergeMetadata(c *Change, dst **jsontree.Object, incoming *jsontree.Object, path string) {
+	if incoming == nil || incoming.Len() == 0 {
+		return
+	}
+	cur := *dst
+	if cur == nil {
+		cur = jsontree.NewObject(incoming.Len())
+	}
+	for i := 0; i < incoming.Len(); i++ {
+		cur.Set(incoming.KeyAt(i), incoming.ValueAt(i))
+	}
+	*dst = cur
+	c.add(path+"/metadata", jsonValue(cur))
+}
+
+func (r *Reducer) textStart(c *Change, ev *Event) {
+	m := r.findMessage(ev.MessageID)
+	if m == nil {
+		m = &Message{ID: ev.MessageID, Role: ev.Role, contentKind: contentText, Streaming: true}
+		if ev.HasName {
+			m.Name, m.hasName = ev.Name, true
+		}
+		m.Metadata = cloneObject(ev.Metadata)
+		r.appendMessage(c, m)
+		return
+	}
+	// An existing message (any role, e.g. an assistant slot a tool call
+	// created) is reused unchanged, as the official client does.
+	path := messagePath(m)
+	if !m.Streaming {
+		m.Streaming = true
+		c.replace(path+"/streaming", jsonBool(true))
+	}
+	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+func (r *Reducer) textContent(c *Change, ev *Event) {
+	m := r.findMessage(ev.MessageID)
+	if m == nil {
+		c.warn("unknown_message", "TEXT_MESSAGE_CONTENT: No message found with ID '"+ev.MessageID+"'")
+		return
+	}
+	path := messagePath(m)
+	if m.contentKind == contentValue {
+		// The official client overwrites non-string content.
+		if len(ev.Delta) > r.opt.MaxFieldBytes {
+			c.fail("too_large", "TEXT_MESSAGE_CONTENT: delta exceeds the field limit")
+			return
+		}
+		m.contentKind, m.value = contentText, nil
+		m.text = append(m.text[:0], ev.Delta...)
+		c.replace(path+"/content", jsonString(ev.Delta))
+	} else {
+		if len(m.text)+len(ev.Delta) > r.opt.MaxFieldBytes {
+			c.fail("too_large", "TEXT_MESSAGE_CONTENT: content of message '"+m.ID+"' would exceed the field limit")
+			return
+		}
+		m.contentKind = contentText
+		m.text = append(m.text, ev.Delta...)
+		if ev.Delta != "" {
+			c.appendText(path+"/content", ev.Delta)
+		}
+	}
+	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+func (r *Reducer) textEnd(c *Change, ev *Event) {
+	m := r.findMessage(ev.MessageID)
+	if m == nil {
+		c.warn("unknown_message", "TEXT_MESSAGE_END: No message found with ID '"+ev.MessageID+"'")
+		return
+	}
+	path := messagePath(m)
+	r.stopStreaming(c, m)
+	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+func (r *Reducer) stopStreaming(c *Change, m *Message) {
+	if m.Streaming {
+		m.Streaming = false
+		c.replace(messagePath(m)+"/streaming", jsonBool(false))
+	}
+}
+
+func (r *Reducer) reasoningStart(c *Change, ev *Event) {
+	m := r.findMessage(ev.MessageID)
+	if m == nil {
+		m = &Message{ID: ev.MessageID, Role: "assistant", hasReasoning: true, reasoning: []byte{}, reasoningSlot: true, Streaming: true}
+		m.Metadata = cloneObject(ev.Metadata)
+		r.markReasoningStart(m, ev)
+		r.appendMessage(c, m)
+		return
+	}
+	path := messagePath(m)
+	if !m.hasReasoning {
+		m.hasReasoning = true
+		m.reasoning = []byte{}
+		c.add(path+"/reasoning", []byte(`""`))
+	}
+	if !m.Streaming {
+		m.Streaming = true
+		c.replace(path+"/streaming", jsonBool(true))
+	}
+	r.markReasoningStart(m, ev)
+	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+func (r *Reducer) markReasoningStart(m *Message, ev *Event) {
+	m.rsTS, m.rsHasTS = ev.Timestamp, ev.HasTimestamp
+	m.rsHasClock = false
+	if r.opt.Clock != nil {
+		m.rsClock, m.rsHasClock = r.opt.Clock(), true
+	}
+}
+
+func (r *Reducer) reasoningContent(c *Change, ev *Event) {
+	m := r.findMessage(ev.MessageID)
+	if m == nil {
+		c.warn("unknown_message", "REASONING_MESSAGE_CONTENT: No message found with ID '"+ev.MessageID+"'")
+		return
+	}
+	if len(m.reasoning)+len(ev.Delta) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "REASONING_MESSAGE_CONTENT: reasoning of message '"+m.ID+"' would exceed the field limit")
+		return
+	}
+	path := messagePath(m)
+	if !m.hasReasoning {
+		m.hasReasoning = true
+		m.reasoning = append([]byte{}, ev.Delta...)
+		c.add(path+"/reasoning", jsonString(ev.Delta))
+	} else {
+		m.reasoning = append(m.reasoning, ev.Delta...)
+		if ev.Delta != "" {
+			c.appendText(path+"/reasoning", ev.Delta)
+		}
+	}
+	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+func (r *Reducer) reasoningEnd(c *Change, ev *Event) {
+	m := r.findMessage(ev.MessageID)
+	if m == nil {
+		c.warn("unknown_message", "REASONING_MESSAGE_END: No message found with ID '"+ev.MessageID+"'")
+		return
+	}
+	path := messagePath(m)
+	var d float64
+	ok := false
+	switch {
+	case m.rsHasTS && ev.HasTimestamp:
+		d, ok = ev.Timestamp-m.rsTS, true
+	case m.rsHasClock && r.opt.Clock != nil:
+		d, ok = r.opt.Clock()-m.rsClock, true
+	}
+	if ok {
+		if d < 0 {
+			d = 0
+		}
+		m.ReasoningDurationMs, m.HasReasoningDuration = d, true
+		c.add(path+"/reasoningDurationMs", []byte(strconv.FormatFloat(d, 'f', -1, 64)))
+	}
+	m.rsHasTS, m.rsHasClock = false, false
+	r.stopStreaming(c, m)
+	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+// thinking maps the deprecated THINKING_TEXT_MESSAGE_* events to reasoning.
+// They carry no id, so the reducer names the message itself, deterministically.
+func (r *Reducer) thinking(c *Change, ev *Event) {
+	re := *ev
+	switch ev.Type {
+	case ThinkingTextMessageStart:
+		r.chunks.thinkingID = r.nextID("thinking")
+		re.Type, re.MessageID = ReasoningMessageStart, r.chunks.thinkingID
+		r.reasoningStart(c, &re)
+	case ThinkingTextMessageContent:
+		if r.chunks.thinkingID == "" {
+			r.chunks.thinkingID = r.nextID("thinking")
+			start := Event{Type: ReasoningMessageStart, MessageID: r.chunks.thinkingID}
+			r.reasoningStart(c, &start)
+		}
+		re.Type, re.MessageID = ReasoningMessageContent, r.chunks.thinkingID
+		r.reasoningContent(c, &re)
+	case ThinkingTextMessageEnd:
+		if r.chunks.thinkingID == "" {
+			return
+		}
+		re.Type, re.MessageID = ReasoningMessageEnd, r.chunks.thinkingID
+		r.chunks.thinkingID = ""
+		r.reasoningEnd(c, &re)
+	}
+}
+
+func (r *Reducer) encryptedValue(c *Change, ev *Event) {
+	switch ev.Subtype {
+	case "tool-call":
+		t := r.toolByID[ev.EntityID]
+		if t == nil {
+			return
+		}
+		t.EncryptedValue, t.HasEncrypted = ev.EncryptedValue, true
+		c.add(toolCallPath(t)+"/encryptedValue", jsonString(ev.EncryptedValue))
+	case "message":
+		m := r.findMessage(ev.EntityID)
+		if m == nil || m.Role == "activity" {
+			return
+		}
+		m.EncryptedValue, m.HasEncryptedValue = ev.EncryptedValue, true
+		c.add(messagePath(m)+"/encryptedValue", jsonString(ev.EncryptedValue))
+	}
+}
+
+func cloneObject(o *jsontree.Object) *jsontree.Object {
+	if o == nil || o.Len() == 0 {
+		return nil
+	}
+	return jsontree.Clone(o).(*jsontree.Object)
+}

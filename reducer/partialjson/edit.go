@@ -1,0 +1,63 @@
+package partialjson
+
+import (
+	"strconv"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// EditOp is the kind of an Edit.
+type EditOp uint8
+
+// The edit operations. Their meaning follows JSON Patch (RFC 6902) where
+// one exists.
+const (
+	// Add sets an object member or appends an array element at Path.
+	Add EditOp = iota + 1
+	// Append appends Text to the string at Path.
+	Append
+	// Replace sets the root value; Path is always "".
+	Replace
+)
+
+// String returns the lower-case name of the operation.
+func (op EditOp) String() string {
+	switch op {
+	case Add:
+		return "add"
+	case Append:
+		return "append"
+	case Replace:
+		return "replace"
+	}
+	return "EditOp(" + strconv.Itoa(int(op)) + ")"
+}
+
+// Edit is one change to a Parser's live value.
+type Edit struct {
+	Op EditOp
+	// Path is a JSON Pointer relative to the root value: "" is the root,
+	// object keys are escaped with ~0 and ~1, array elements are indexes.
+	Path string
+	// Value is the value added or replaced. A container is always new and
+	// empty; its members arrive as later edits. A string is always "" and
+	// its text arrives as Append edits.
+	Value jsontree.Value
+	// Text is the decoded text appended by an Append edit.
+	Text string
+}
+
+// appendPointerToken appends key escaped as a JSON Pointer reference token.
+func appendPointerToken(dst []byte, key string) []byte {
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; c {
+		case '~':
+			dst = append(dst, '~', '0')
+		case '/':
+			dst = append(dst, '~', '1')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,217 @@
+package reducer
+
+import (
+	"strconv"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Default limits (see Options).
+const (
+	defaultMaxDepth      = 512
+	defaultMaxEventBytes = 16 << 20
+	defaultMaxFieldBytes = 32 << 20
+)
+
+// Options configure a Reducer. The zero value is ready to use.
+type Options struct {
+	// Strict additionally reports, as error-level diagnostics, the event
+	// orderings the official client's verifier rejects. The events are
+	// still applied.
+	Strict bool
+
+	// Clock returns the current time in milliseconds. It times reasoning
+	// when the events carry no timestamps; nil means no clock, and such
+	// durations are left out. The reducer never reads the system clock.
+	Clock func() float64
+
+	// NewID returns a fresh id for what the reducer must name itself
+	// (runInput's runId, a user message added without an id). Nil means
+	// deterministic ids derived from the state.
+	NewID func(kind string) string
+
+	// MaxEventBytes rejects larger events (default 16 MiB).
+	MaxEventBytes int
+	// MaxDepth rejects events nested deeper (default 512).
+	MaxDepth int
+	// MaxFieldBytes bounds one streamed field (message content, reasoning,
+	// tool arguments): a delta that would grow it past this is rejected
+	// (default 32 MiB).
+	MaxFieldBytes int
+}
+
+// Reducer folds AG-UI events into an AgentState. It is not safe for
+// concurrent use; give each conversation its own Reducer.
+type Reducer struct {
+	opt      Options
+	st       AgentState
+	msgByID  map[string]*Message  // first message with each id
+	toolByID map[string]*ToolCall // tool calls by id
+	cited    map[*Message]struct{}
+	chunks   chunkState
+	verify   verifier
+	seq      int // counter behind deterministic ids
+}
+
+// New returns a Reducer with an empty state.
+func New(opt Options) *Reducer {
+	if opt.MaxEventBytes <= 0 {
+		opt.MaxEventBytes = defaultMaxEventBytes
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = defaultMaxDepth
+	}
+	if opt.MaxFieldBytes <= 0 {
+		opt.MaxFieldBytes = defaultMaxFieldBytes
+	}
+	r := &Reducer{opt: opt}
+	r.clear()
+	return r
+}
+
+func (r *Reducer) clear() {
+	r.st = AgentState{Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}}
+	r.msgByID = make(map[string]*Message)
+	r.toolByID = make(map[string]*ToolCall)
+	r.cited = make(map[*Message]struct{})
+	r.chunks = chunkState{}
+	r.verify = verifier{}
+}
+
+// State returns the current state. It must not be modified, and it changes
+// with the next Apply.
+func (r *Reducer) State() *AgentState { return &r.st }
+
+// Apply decodes one event from its JSON text and folds it into the state.
+func (r *Reducer) Apply(data []byte) *Change {
+	c := new(Change)
+	r.ApplyInto(c, data)
+	return c
+}
+
+// ApplyInto is Apply writing into a caller-owned Change, which it resets
+// first; hosts reuse one Change to avoid allocating per event.
+func (r *Reducer) ApplyInto(c *Change, data []byte) {
+	c.Reset()
+	if len(data) > r.opt.MaxEventBytes {
+		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
+		return
+	}
+	ev, err := DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth})
+	if err != nil {
+		c.failErr(err)
+		return
+	}
+	r.applyEvent(c, &ev)
+}
+
+// ApplyEvent folds an already decoded event into the state.
+func (r *Reducer) ApplyEvent(ev Event) *Change {
+	c := new(Change)
+	r.applyEvent(c, &ev)
+	return c
+}
+
+// ApplyEventInto is ApplyEvent writing into a caller-owned Change.
+func (r *Reducer) ApplyEventInto(c *Change, ev Event) {
+	c.Reset()
+	r.applyEvent(c, &ev)
+}
+
+// applyEvent runs the chunk transform, then reduces every canonical event it
+// yields.
+func (r *Reducer) applyEvent(c *Change, ev *Event) {
+	r.transformChunks(c, ev, func(e *Event) {
+		if r.opt.Strict {
+			r.verify.check(c, e)
+		}
+		r.reduce(c, e)
+	})
+}
+
+// reduce folds one canonical (non-chunk) event.
+func (r *Reducer) reduce(c *Change, ev *Event) {
+	switch ev.Type {
+	case RunStarted:
+		r.runStarted(c, ev)
+	case RunFinished:
+		r.runFinished(c, ev)
+	case RunError:
+		r.runError(c, ev.Message, ev.Code, ev.HasCode, ev.Usage)
+	case TextMessageStart:
+		r.textStart(c, ev)
+	case TextMessageContent:
+		r.textContent(c, ev)
+	case TextMessageEnd:
+		r.textEnd(c, ev)
+	case ReasoningMessageStart:
+		r.reasoningStart(c, ev)
+	case ReasoningMessageContent:
+		r.reasoningContent(c, ev)
+	case ReasoningMessageEnd:
+		r.reasoningEnd(c, ev)
+	case ReasoningStart, ReasoningEnd, Raw, ThinkingStart, ThinkingEnd:
+		// Phase markers and raw provider payloads change no state.
+	case ReasoningEncryptedValue:
+		r.encryptedValue(c, ev)
+	case ThinkingTextMessageStart, ThinkingTextMessageContent, ThinkingTextMessageEnd:
+		r.thinking(c, ev)
+	case ToolCallStart:
+		r.toolStart(c, ev)
+	case ToolCallArgs:
+		r.toolArgs(c, ev)
+	case ToolCallEnd:
+		r.toolEnd(c, ev)
+	case ToolCallResult:
+		r.toolResult(c, ev.MessageID, ev.ToolCallID, ev.Content.(string), ev.Metadata)
+	case StateSnapshot:
+		r.stateSnapshot(c, ev)
+	case StateDelta:
+		r.stateDelta(c, ev)
+	case MessagesSnapshot:
+		r.messagesSnapshot(c, ev)
+	case ActivitySnapshot:
+		r.activitySnapshot(c, ev)
+	case ActivityDelta:
+		r.activityDelta(c, ev)
+	case StepStarted:
+		r.stepStarted(c, ev)
+	case StepFinished:
+		r.stepFinished(c, ev)
+	case Custom:
+		r.custom(c, ev)
+	default:
+		c.warn("unknown_type", "unknown event type '"+string(ev.Type)+"' ignored")
+	}
+}
+
+// custom turns a CUSTOM event into a custom event for the host.
+func (r *Reducer) custom(c *Change, ev *Event) {
+	if ev.CustomName == "state_update" {
+		if o, ok := ev.Value.(*jsontree.Object); ok {
+			c.Events = append(c.Events, CustomEvent{Type: "state_update", Value: o})
+			return
+		}
+	}
+	var v jsontree.Value
+	if ev.HasValue {
+		v = ev.Value
+	}
+	c.Events = append(c.Events, CustomEvent{Type: "custom", Name: ev.CustomName, Value: v})
+}
+
+// nextID returns a deterministic id "<prefix>-<n>" not used by any message.
+func (r *Reducer) nextID(kind string) string {
+	if r.opt.NewID != nil {
+		if id := r.opt.NewID(kind); id != "" {
+			return id
+		}
+	}
+	for {
+		r.seq++
+		id := kind + "-" + strconv.Itoa(len(r.st.Messages)+r.seq)
+		if r.msgByID[id] == nil && r.toolByID[id] == nil {
+			return id
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package reducer
+
+import (
+	"strconv"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+func (r *Reducer) setStatus(c *Change, status string, loading bool) {
+	if r.st.Status != status {
+		r.st.Status = status
+		c.replace("/status", jsonString(status))
+	}
+	if r.st.IsLoading != loading {
+		r.st.IsLoading = loading
+		c.replace("/isLoading", jsonBool(loading))
+	}
+}
+
+func (r *Reducer) runStarted(c *Change, ev *Event) {
+	r.setStatus(c, StatusRunning, true)
+	if r.st.Error != nil {
+		r.st.Error = nil
+		c.replace("/error", []byte("null"))
+	}
+	if r.st.ThreadID != ev.ThreadID {
+		r.st.ThreadID = ev.ThreadID
+		c.replace("/threadId", jsonString(ev.ThreadID))
+	}
+	if r.st.RunID != ev.RunID {
+		r.st.RunID = ev.RunID
+		c.replace("/runId", jsonString(ev.RunID))
+	}
+	if len(r.st.Steps) > 0 {
+		r.st.Steps = r.st.Steps[:0]
+		c.replace("/steps", []byte("[]"))
+	}
+	if ev.Input == nil {
+		return
+	}
+	mv, _ := ev.Input.Get("messages")
+	list, _ := mv.(*jsontree.Array)
+	if list == nil {
+		return
+	}
+	// Input messages are appended when their id is new; existing ones are
+	// not updated (official semantics).
+	for _, raw := range list.Elems {
+		m, err := r.importMessage(raw)
+		if err != nil {
+			c.failErr(err)
+			continue
+		}
+		if r.findMessage(m.ID) != nil {
+			continue
+		}
+		r.appendMessage(c, m)
+		r.reflectToolCalls(c, m, raw)
+	}
+}
+
+func (r *Reducer) runFinished(c *Change, ev *Event) {
+	r.setStatus(c, StatusIdle, false)
+	r.closeOpen(c, false)
+	var interrupts *jsontree.Array
+	if ev.Outcome != nil {
+		if t, _ := ev.Outcome.Get("type"); t == "interrupt" {
+			l, _ := ev.Outcome.Get("interrupts")
+			interrupts, _ = l.(*jsontree.Array)
+		}
+	}
+	if interrupts != nil || r.st.Interrupts != nil && r.st.Interrupts.Len() > 0 {
+		r.st.Interrupts = interrupts
+		c.replace("/interrupts", appendArrayOrEmpty(nil, interrupts))
+	}
+	r.setUsage(c, ev.Usage)
+	if ev.HasResult {
+		r.st.Result, r.st.HasResult = ev.Result, true
+		c.add("/result", jsonValue(ev.Result))
+	} else if r.st.HasResult {
+		r.st.Result, r.st.HasResult = nil, false
+		c.remove("/result")
+	}
+}
+
+func (r *Reducer) setUsage(c *Change, usage *jsontree.Array) {
+	if usage == nil && r.st.Usage == nil {
+		return
+	}
+	r.st.Usage = usage
+	c.replace("/usage", appendArrayOrEmpty(nil, usage))
+}
+
+// runError records a failed run (RUN_ERROR, or the host's fail action).
+func (r *Reducer) runError(c *Change, message, code string, hasCode bool, usage *jsontree.Array) {
+	r.setStatus(c, StatusError, false)
+	r.st.Error = &RunErr{Message: message, Code: code, HasCode: hasCode}
+	c.replace("/error", r.st.Error.appendJSON(nil))
+	r.closeOpen(c, true)
+	if usage != nil {
+		r.setUsage(c, usage)
+	}
+}
+
+// closeOpen stops every streaming message; running tool calls end as
+// complete when the run finished, or as errored when it failed.
+func (r *Reducer) closeOpen(c *Change, failed bool) {
+	// Once per run, not per token: a scan is cheaper than keeping sets.
+	for _, m := range r.st.Messages {
+		if m.Streaming {
+			r.stopStreaming(c, m)
+		}
+	}
+	for _, t := range r.st.ToolCalls {
+		if t.Status != ToolRunning {
+			continue
+		}
+		path := toolCallPath(t)
+		r.finishArgs(c, t)
+		if failed {
+			t.Status = ToolError
+		} else {
+			t.Status = ToolComplete
+		}
+		c.replace(path+"/status", jsonString(t.Status))
+	}
+}
+
+func (r *Reducer) stepStarted(c *Change, ev *Event) {
+	st := Step{Name: ev.StepName, Status: StepRunning}
+	r.st.Steps = append(r.st.Steps, st)
+	c.add("/steps/-", st.appendJSON(nil))
+}
+
+func (r *Reducer) stepFinished(c *Change, ev *Event) {
+	for i := len(r.st.Steps) - 1; i >= 0; i-- {
+		if r.st.Steps[i].Name == ev.StepName && r.st.Steps[i].Status == StepRunning {
+			r.st.Steps[i].Status = StepDone
+			c.replace("/steps/"+strconv.Itoa(i)+"/status", jsonString(StepDone))
+			return
+		}
+	}
+	c.warn("unknown_step", "STEP_FINISHED: step \""+ev.StepName+"\" was not started")
+}

@@ -1,0 +1,276 @@
+package reducer
+
+import (
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// importMessage converts a message in the official AG-UI Message shape (from
+// MESSAGES_SNAPSHOT or RUN_STARTED input) into a state message. A
+// "reasoning" message becomes an assistant slot carrying reasoning.
+func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
+	o, ok := raw.(*jsontree.Object)
+	if !ok {
+		return nil, errorf("bad_message", "message is not an object")
+	}
+	d := fields{obj: o, typ: "message"}
+	m := &Message{ID: d.str("id", true), Role: d.str("role", true)}
+	if d.err != nil {
+		return nil, d.err
+	}
+	content, _ := o.Get("content")
+	switch m.Role {
+	case "user", "assistant", "system", "developer", "tool":
+		switch v := content.(type) {
+		case string:
+			m.contentKind, m.text = contentText, []byte(v)
+		case *jsontree.Array:
+			if m.Role != "user" {
+				d.fail("content of a " + m.Role + " message must be a string")
+			}
+			m.contentKind, m.value = contentValue, v
+		case nil:
+			if m.Role != "assistant" {
+				d.fail("content is required")
+			}
+		default:
+			d.fail("content must be a string")
+		}
+		if m.Role != "tool" {
+			m.Name, m.hasName = d.optStr("name")
+		}
+	case "reasoning":
+		s, _ := content.(string)
+		if _, isStr := content.(string); !isStr {
+			d.fail("content of a reasoning message must be a string")
+		}
+		m.Role, m.reasoningSlot, m.hasReasoning, m.reasoning = "assistant", true, true, []byte(s)
+	case "activity":
+		obj, isObj := content.(*jsontree.Object)
+		if !isObj {
+			d.fail("content of an activity message must be an object")
+		}
+		m.contentKind, m.value = contentValue, obj
+		m.ActivityType = d.str("activityType", true)
+	default:
+		d.fail("unknown role '" + m.Role + "'")
+	}
+	if m.Role == "tool" {
+		m.ToolCallID = d.str("toolCallId", true)
+		if e, ok := o.Get("error"); ok && e != nil {
+			m.ErrorValue = e
+		}
+	}
+	if m.Role == "assistant" && !m.reasoningSlot {
+		if tv, ok := o.Get("toolCalls"); ok && tv != nil {
+			list, isArr := tv.(*jsontree.Array)
+			if !isArr {
+				d.fail("toolCalls must be an array")
+			} else {
+				m.ToolCallIDs = make([]string, 0, len(list.Elems))
+				for _, e := range list.Elems {
+					tc, _ := e.(*jsontree.Object)
+					if tc == nil {
+						d.fail("toolCalls entries must be objects")
+						break
+					}
+					id, _ := tc.Get("id")
+					s, isStr := id.(string)
+					if !isStr {
+						d.fail("toolCalls entries need a string id")
+						break
+					}
+					m.ToolCallIDs = append(m.ToolCallIDs, s)
+				}
+			}
+		}
+	}
+	if ev, ok := d.optStr("encryptedValue"); ok && m.Role != "activity" {
+		m.EncryptedValue, m.HasEncryptedValue = ev, true
+	}
+	m.Metadata = d.metadata()
+	if d.err != nil {
+		return nil, d.err
+	}
+	return m, nil
+}
+
+// reflectToolCalls mirrors the tool calls an imported assistant message
+// names (and the result an imported tool message carries) into toolCalls.
+func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
+	o, _ := raw.(*jsontree.Object)
+	if o == nil {
+		return
+	}
+	if m.Role == "tool" {
+		if t := r.toolByID[m.ToolCallID]; t != nil {
+			content, _ := o.Get("content")
+			s, _ := content.(string)
+			if !t.HasResult || t.Result != s || t.ResultMessageID != m.ID {
+				path := toolCallPath(t)
+				t.Result, t.HasResult, t.ResultMessageID = s, true, m.ID
+				c.add(path+"/result", jsonString(s))
+				c.add(path+"/resultMessageId", jsonString(m.ID))
+			}
+		}
+		return
+	}
+	if m.Role != "assistant" || len(m.ToolCallIDs) == 0 {
+		return
+	}
+	tv, _ := o.Get("toolCalls")
+	list, _ := tv.(*jsontree.Array)
+	if list == nil {
+		return
+	}
+	for _, e := range list.Elems {
+		tc, _ := e.(*jsontree.Object)
+		id, _ := tc.Get("id")
+		sid, _ := id.(string)
+		var name, args string
+		if fn, ok := tc.Get("function"); ok {
+			if fo, ok := fn.(*jsontree.Object); ok {
+				n, _ := fo.Get("name")
+				name, _ = n.(string)
+				a, _ := fo.Get("arguments")
+				args, _ = a.(string)
+			}
+		}
+		meta, _ := tc.Get("metadata")
+		metaObj, _ := meta.(*jsontree.Object)
+		enc, hasEnc := tc.Get("encryptedValue")
+		encStr, _ := enc.(string)
+		t := r.toolByID[sid]
+		if t == nil {
+			t = &ToolCall{ID: sid, Name: name, ParentMessageID: m.ID, Status: ToolComplete, args: []byte(args)}
+			t.Metadata = metaObj
+			t.EncryptedValue, t.HasEncrypted = encStr, hasEnc
+			t.parser.final = true
+			t.Args = parseArgsOrEmpty(t.args, r.opt.MaxDepth)
+			r.appendToolCall(c, t)
+			continue
+		}
+		path := toolCallPath(t)
+		if t.Name != name {
+			t.Name = name
+			c.replace(path+"/name", jsonString(name))
+		}
+		if t.ParentMessageID != m.ID {
+			t.ParentMessageID = m.ID
+			c.replace(path+"/parentMessageId", jsonString(m.ID))
+		}
+		if string(t.args) != args {
+			t.args = []byte(args)
+			c.replace(path+"/argsText", jsonString(args))
+			t.parser = argsParser{final: true}
+			t.Args = parseArgsOrEmpty(t.args, r.opt.MaxDepth)
+			c.replace(path+"/args", jsonValue(t.Args))
+		}
+		if t.Status == ToolRunning {
+			r.finishArgs(c, t)
+			t.Status = ToolComplete
+			c.replace(path+"/status", jsonString(ToolComplete))
+		}
+		if hasEnc && (!t.HasEncrypted || t.EncryptedValue != encStr) {
+			t.EncryptedValue, t.HasEncrypted = encStr, true
+			c.add(path+"/encryptedValue", jsonString(encStr))
+		}
+		if metaObj != nil {
+			t.Metadata = metaObj
+			c.add(path+"/metadata", jsonValue(metaObj))
+		}
+	}
+}
+
+func parseArgsOrEmpty(text []byte, depth int) jsontree.Value {
+	if len(text) == 0 {
+		return jsontree.NewObject(0)
+	}
+	v, err := jsontree.Parse(text, jsontree.ParseOptions{MaxDepth: depth})
+	if err != nil {
+		return jsontree.NewObject(0)
+	}
+	return v
+}
+
+// isReasoningOnly reports whether m is a pure reasoning slot: what the
+// official client holds as a role "reasoning" message.
+func (m *Message) isReasoningOnly() bool {
+	return m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
+}
+
+// messagesSnapshot merges a server snapshot the way the official client
+// does: local order wins, snapshot versions replace kept messages wholesale,
+// unknown local messages are dropped, new ids are appended; client-only
+// activity and reasoning survive unless the snapshot carries that kind.
+func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
+	snap := make([]*Message, 0, len(ev.Messages.Elems))
+	raws := make([]jsontree.Value, 0, len(ev.Messages.Elems))
+	for _, raw := range ev.Messages.Elems {
+		m, err := r.importMessage(raw)
+		if err != nil {
+			// A snapshot is all or nothing: a bad message rejects it.
+			c.fail(err.(*Error).Code, "MESSAGES_SNAPSHOT: "+err.(*Error).Message)
+			return
+		}
+		snap = append(snap, m)
+		raws = append(raws, raw)
+	}
+	hasActivity, hasReasoning := false, false
+	last := make(map[string]int, len(snap)) // last snapshot copy of each id wins
+	for i, m := range snap {
+		if m.Role == "activity" {
+			hasActivity = true
+		}
+		if m.isReasoningOnly() {
+			hasReasoning = true
+		}
+		last[m.ID] = i
+	}
+	out := make([]*Message, 0, len(r.st.Messages)+len(snap))
+	kept := make(map[string]bool, len(r.st.Messages))
+	for _, m := range r.st.Messages {
+		if m.Role == "activity" && !hasActivity || m.isReasoningOnly() && !hasReasoning {
+			out = append(out, m)
+			continue
+		}
+		if i, ok := last[m.ID]; ok {
+			out = append(out, snap[i])
+			kept[m.ID] = true
+		}
+	}
+	used := make([]bool, len(snap))
+	for i, m := range snap {
+		if kept[m.ID] {
+			if last[m.ID] == i {
+				used[i] = true
+			}
+			continue
+		}
+		out = append(out, m)
+		used[i] = true
+	}
+	r.setMessages(out)
+	// Citations on replaced messages are stale; the bridge below restores
+	// the current ones.
+	clear(r.cited)
+	for _, m := range out {
+		if m.Citations != nil {
+			r.cited[m] = struct{}{}
+		}
+	}
+	buf := []byte{'['}
+	for i, m := range out {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = m.AppendJSON(buf)
+	}
+	buf = append(buf, ']')
+	c.replace("/messages", buf)
+	for i, m := range snap {
+		if used[i] {
+			r.reflectToolCalls(c, m, raws[i])
+		}
+	}
+	r.bridgeCitations(c)
+}

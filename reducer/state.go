@@ -1,0 +1,343 @@
+package reducer
+
+import (
+	"strconv"
+	"unsafe"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Run status values.
+const (
+	StatusIdle    = "idle"
+	StatusRunning = "running"
+	StatusError   = "error"
+)
+
+// Tool call status values.
+const (
+	ToolRunning  = "running"
+	ToolComplete = "complete"
+	ToolError    = "error"
+)
+
+// Step status values.
+const (
+	StepRunning = "running"
+	StepDone    = "finished"
+)
+
+// AgentState is the folded state of one agent conversation. Its JSON form
+// (AppendJSON) is the contract with JavaScript: field names are fixed.
+// Treat it as read-only; the Reducer owns it.
+type AgentState struct {
+	ThreadID   string
+	RunID      string
+	Status     string
+	IsLoading  bool
+	Error      *RunErr
+	Messages   []*Message
+	ToolCalls  []*ToolCall
+	State      jsontree.Value
+	Steps      []Step
+	Interrupts *jsontree.Array // pending interrupts, as sent
+	Usage      *jsontree.Array // TokenUsage[] of the last RUN_FINISHED / RUN_ERROR
+	Result     jsontree.Value
+	HasResult  bool
+}
+
+// RunErr is the error of a failed run.
+type RunErr struct {
+	Message string
+	Code    string
+	HasCode bool
+}
+
+// Step is one STEP_STARTED / STEP_FINISHED pair of the current run.
+type Step struct {
+	Name   string
+	Status string
+}
+
+// Content kinds of a message.
+const (
+	contentNone  = iota // never set (an assistant slot created for a tool call)
+	contentText         // a string, built by appends
+	contentValue        // InputContent[] or an activity object
+)
+
+// Message is one entry of the conversation.
+type Message struct {
+	ID   string
+	Role string // user, assistant, system, developer, tool, activity
+	Name string
+
+	contentKind  uint8
+	text         []byte         // content while contentKind == contentText
+	value        jsontree.Value // content while contentKind == contentValue
+	hasName      bool
+	hasReasoning bool
+	reasoning    []byte
+
+	ReasoningDurationMs  float64
+	HasReasoningDuration bool
+	Citations            *jsontree.Array // normalised citations, nil when none
+	ToolCallIDs          []string        // assistant: owned tool calls, in order
+	ToolCallID           string          // tool messages
+	ErrorValue           jsontree.Value  // tool messages: error, if sent
+	ActivityType         string
+	EncryptedValue       string
+	HasEncryptedValue    bool
+	Metadata             *jsontree.Object
+	Streaming            bool
+
+	pos           int  // index in AgentState.Messages, kept in step
+	reasoningSlot bool // created as a reasoning message (exported as role "reasoning")
+	rsTS, rsClock float64
+	rsHasTS       bool
+	rsHasClock    bool
+}
+
+// Content returns the message content: a string, or a jsontree value for
+// structured user content and activity messages. A message that never had
+// content returns "".
+func (m *Message) Content() jsontree.Value {
+	switch m.contentKind {
+	case contentText:
+		return string(m.text)
+	case contentValue:
+		return m.value
+	}
+	return ""
+}
+
+// Reasoning returns the reasoning text and whether the message has any.
+func (m *Message) Reasoning() (string, bool) { return string(m.reasoning), m.hasReasoning }
+
+// ToolCall is one tool invocation, tracked independently of messages.
+type ToolCall struct {
+	ID              string
+	Name            string
+	ParentMessageID string
+	Status          string
+	args            []byte // raw concatenated deltas
+	Args            jsontree.Value
+	Result          string
+	HasResult       bool
+	ResultMessageID string
+	ErrorValue      jsontree.Value
+	EncryptedValue  string
+	HasEncrypted    bool
+	Metadata        *jsontree.Object
+
+	pos    int
+	parser argsParser
+}
+
+// ArgsText returns the raw concatenated argument deltas.
+func (t *ToolCall) ArgsText() string { return string(t.args) }
+
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+func appendKey(dst []byte, first *bool, key string) []byte {
+	if !*first {
+		dst = append(dst, ',')
+	}
+	*first = false
+	dst = append(dst, '"')
+	dst = append(dst, key...)
+	return append(dst, '"', ':')
+}
+
+// AppendJSON appends the state's JSON form.
+func (s *AgentState) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"threadId":`...)
+	dst = jsontree.AppendString(dst, s.ThreadID)
+	dst = append(dst, `,"runId":`...)
+	dst = jsontree.AppendString(dst, s.RunID)
+	dst = append(dst, `,"status":`...)
+	dst = jsontree.AppendString(dst, s.Status)
+	dst = append(dst, `,"isLoading":`...)
+	dst = strconv.AppendBool(dst, s.IsLoading)
+	dst = append(dst, `,"error":`...)
+	dst = s.Error.appendJSON(dst)
+	dst = append(dst, `,"messages":[`...)
+	for i, m := range s.Messages {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = m.AppendJSON(dst)
+	}
+	dst = append(dst, `],"toolCalls":[`...)
+	for i, t := range s.ToolCalls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = t.AppendJSON(dst)
+	}
+	dst = append(dst, `],"state":`...)
+	dst = jsontree.AppendJSON(dst, s.State)
+	dst = append(dst, `,"steps":`...)
+	dst = appendSteps(dst, s.Steps)
+	dst = append(dst, `,"interrupts":`...)
+	dst = appendArrayOrEmpty(dst, s.Interrupts)
+	dst = append(dst, `,"usage":`...)
+	dst = appendArrayOrEmpty(dst, s.Usage)
+	if s.HasResult {
+		dst = append(dst, `,"result":`...)
+		dst = jsontree.AppendJSON(dst, s.Result)
+	}
+	return append(dst, '}')
+}
+
+func appendArrayOrEmpty(dst []byte, a *jsontree.Array) []byte {
+	if a == nil {
+		return append(dst, "[]"...)
+	}
+	return jsontree.AppendJSON(dst, a)
+}
+
+func (e *RunErr) appendJSON(dst []byte) []byte {
+	if e == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, `{"message":`...)
+	dst = jsontree.AppendString(dst, e.Message)
+	if e.HasCode {
+		dst = append(dst, `,"code":`...)
+		dst = jsontree.AppendString(dst, e.Code)
+	}
+	return append(dst, '}')
+}
+
+func appendSteps(dst []byte, steps []Step) []byte {
+	dst = append(dst, '[')
+	for i, st := range steps {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = st.appendJSON(dst)
+	}
+	return append(dst, ']')
+}
+
+func (st Step) appendJSON(dst []byte) []byte {
+	dst = append(dst, `{"name":`...)
+	dst = jsontree.AppendString(dst, st.Name)
+	dst = append(dst, `,"status":`...)
+	dst = jsontree.AppendString(dst, st.Status)
+	return append(dst, '}')
+}
+
+// AppendJSON appends the message's JSON form.
+func (m *Message) AppendJSON(dst []byte) []byte {
+	first := true
+	dst = append(dst, '{')
+	dst = appendKey(dst, &first, "id")
+	dst = jsontree.AppendString(dst, m.ID)
+	dst = appendKey(dst, &first, "role")
+	dst = jsontree.AppendString(dst, m.Role)
+	dst = appendKey(dst, &first, "content")
+	dst = m.appendContent(dst)
+	if m.hasName {
+		dst = appendKey(dst, &first, "name")
+		dst = jsontree.AppendString(dst, m.Name)
+	}
+	if m.hasReasoning {
+		dst = appendKey(dst, &first, "reasoning")
+		dst = jsontree.AppendString(dst, bytesString(m.reasoning))
+	}
+	if m.HasReasoningDuration {
+		dst = appendKey(dst, &first, "reasoningDurationMs")
+		dst = strconv.AppendFloat(dst, m.ReasoningDurationMs, 'f', -1, 64)
+	}
+	if m.Citations != nil {
+		dst = appendKey(dst, &first, "citations")
+		dst = jsontree.AppendJSON(dst, m.Citations)
+	}
+	if m.ToolCallIDs != nil {
+		dst = appendKey(dst, &first, "toolCallIds")
+		dst = appendStrings(dst, m.ToolCallIDs)
+	}
+	if m.Role == "tool" {
+		dst = appendKey(dst, &first, "toolCallId")
+		dst = jsontree.AppendString(dst, m.ToolCallID)
+	}
+	if m.ErrorValue != nil {
+		dst = appendKey(dst, &first, "error")
+		dst = jsontree.AppendJSON(dst, m.ErrorValue)
+	}
+	if m.Role == "activity" {
+		dst = appendKey(dst, &first, "activityType")
+		dst = jsontree.AppendString(dst, m.ActivityType)
+	}
+	if m.HasEncryptedValue {
+		dst = appendKey(dst, &first, "encryptedValue")
+		dst = jsontree.AppendString(dst, m.EncryptedValue)
+	}
+	if m.Metadata != nil {
+		dst = appendKey(dst, &first, "metadata")
+		dst = jsontree.AppendJSON(dst, m.Metadata)
+	}
+	dst = appendKey(dst, &first, "streaming")
+	dst = strconv.AppendBool(dst, m.Streaming)
+	return append(dst, '}')
+}
+
+func (m *Message) appendContent(dst []byte) []byte {
+	switch m.contentKind {
+	case contentText:
+		return jsontree.AppendString(dst, bytesString(m.text))
+	case contentValue:
+		return jsontree.AppendJSON(dst, m.value)
+	}
+	return append(dst, `""`...)
+}
+
+func appendStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsontree.AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// AppendJSON appends the tool call's JSON form.
+func (t *ToolCall) AppendJSON(dst []byte) []byte {
+	first := true
+	dst = append(dst, '{')
+	dst = appendKey(dst, &first, "id")
+	dst = jsontree.AppendString(dst, t.ID)
+	dst = appendKey(dst, &first, "name")
+	dst = jsontree.AppendString(dst, t.Name)
+	dst = appendKey(dst, &first, "parentMessageId")
+	dst = jsontree.AppendString(dst, t.ParentMessageID)
+	dst = appendKey(dst, &first, "status")
+	dst = jsontree.AppendString(dst, t.Status)
+	dst = appendKey(dst, &first, "argsText")
+	dst = jsontree.AppendString(dst, bytesString(t.args))
+	dst = appendKey(dst, &first, "args")
+	dst = jsontree.AppendJSON(dst, t.liveArgs())
+	if t.HasResult {
+		dst = appendKey(dst, &first, "result")
+		dst = jsontree.AppendString(dst, t.Result)
+		dst = appendKey(dst, &first, "resultMessageId")
+		dst = jsontree.AppendString(dst, t.ResultMessageID)
+	}
+	if t.ErrorValue != nil {
+		dst = appendKey(dst, &first, "error")
+		dst = jsontree.AppendJSON(dst, t.ErrorValue)
+	}
+	if t.HasEncrypted {
+		dst = appendKey(dst, &first, "encryptedValue")
+		dst = jsontree.AppendString(dst, t.EncryptedValue)
+	}
+	if t.Metadata != nil {
+		dst = appendKey(dst, &first, "metadata")
+		dst = jsontree.AppendJSON(dst, t.Metadata)
+	}
+	return append(dst, '}')
+}

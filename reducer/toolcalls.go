@@ -1,0 +1,238 @@
+package reducer
+
+import (
+	"github.com/agui-reducer/agui/reducer/jsontree"
+	"github.com/agui-reducer/agui/reducer/partialjson"
+)
+
+// argsParser follows a tool call's streamed arguments incrementally, so a
+// TOOL_CALL_ARGS event costs O(delta) however long the arguments grow.
+type argsParser struct {
+	p     *partialjson.Parser
+	final bool // Args holds the exact parse; the parser is done
+}
+
+// liveArgs is the args value shown in the state: the exact parse once the
+// call ended, else the parser's longest valid prefix, else {}.
+func (t *ToolCall) liveArgs() jsontree.Value {
+	if t.parser.final || t.parser.p == nil {
+		if t.Args == nil {
+			return jsontree.NewObject(0)
+		}
+		return t.Args
+	}
+	if v, ok := t.parser.p.Value(); ok {
+		return v
+	}
+	return jsontree.NewObject(0)
+}
+
+func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
+	t.pos = len(r.st.ToolCalls)
+	r.st.ToolCalls = append(r.st.ToolCalls, t)
+	r.toolByID[t.ID] = t
+	c.add(toolCallPath(t), t.AppendJSON(nil))
+}
+
+// toolStart adds a running tool call and attaches it to its assistant
+// message, resolving the parent exactly as the official client does.
+func (r *Reducer) toolStart(c *Change, ev *Event) {
+	if t := r.toolByID[ev.ToolCallID]; t != nil {
+		// A replayed start does not duplicate: rename if needed, merge
+		// metadata, and ignore the parent.
+		path := toolCallPath(t)
+		if t.Name != ev.ToolCallName {
+			c.warn("tool_call_renamed", "TOOL_CALL_START: tool call '"+t.ID+"' already exists with name '"+t.Name+"' — updating it to '"+ev.ToolCallName+"'")
+			t.Name = ev.ToolCallName
+			c.replace(path+"/name", jsonString(t.Name))
+		}
+		mergeMetadata(c, &t.Metadata, ev.Metadata, path)
+		return
+	}
+	owner := r.resolveParent(c, ev.ToolCallID, ev.ParentMessageID)
+	t := &ToolCall{ID: ev.ToolCallID, Name: ev.ToolCallName, ParentMessageID: owner.ID, Status: ToolRunning}
+	t.Metadata = cloneObject(ev.Metadata)
+	t.parser.p = newArgsParser(r.opt.MaxDepth)
+	r.attachToolCall(c, owner, t.ID)
+	r.appendToolCall(c, t)
+}
+
+// resolveParent finds or creates the assistant message that owns a new tool
+// call: an assistant message named by parentMessageId, else a new assistant
+// message with that id, else (no parent, or the parent is not an assistant)
+// a new assistant message keyed by the tool call id.
+func (r *Reducer) resolveParent(c *Change, toolCallID, parentID string) *Message {
+	if parentID != "" {
+		if m := r.findMessage(parentID); m != nil {
+			if m.Role == "assistant" {
+				return m
+			}
+			c.warn("parent_not_assistant", "TOOL_CALL_START: parentMessageId '"+parentID+"' matches a '"+m.Role+"' message, not assistant — falling back to toolCallId")
+		} else {
+			return r.newToolOwner(c, parentID)
+		}
+	}
+	if m := r.findMessage(toolCallID); m != nil && m.Role == "assistant" {
+		// Replays after a restore find the owner they created before.
+		return m
+	}
+	return r.newToolOwner(c, toolCallID)
+}
+
+func (r *Reducer) newToolOwner(c *Change, id string) *Message {
+	m := &Message{ID: id, Role: "assistant"}
+	r.appendMessage(c, m)
+	return m
+}
+
+func (r *Reducer) attachToolCall(c *Change, m *Message, id string) {
+	path := messagePath(m)
+	if m.ToolCallIDs == nil {
+		m.ToolCallIDs = []string{id}
+		c.add(path+"/toolCallIds", appendStrings(nil, m.ToolCallIDs))
+		return
+	}
+	m.ToolCallIDs = append(m.ToolCallIDs, id)
+	c.add(path+"/toolCallIds/-", jsonString(id))
+}
+
+func (r *Reducer) toolArgs(c *Change, ev *Event) {
+	t := r.toolByID[ev.ToolCallID]
+	if t == nil {
+		c.warn("unknown_tool_call", "TOOL_CALL_ARGS: No message found containing tool call with ID '"+ev.ToolCallID+"'")
+		return
+	}
+	if len(t.args)+len(ev.Delta) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "TOOL_CALL_ARGS: arguments of tool call '"+t.ID+"' would exceed the field limit")
+		return
+	}
+	path := toolCallPath(t)
+	t.args = append(t.args, ev.Delta...)
+	if ev.Delta != "" {
+		c.appendText(path+"/argsText", ev.Delta)
+	}
+	if !t.parser.final && t.parser.p != nil && ev.Delta != "" {
+		argsPath := path + "/args"
+		t.parser.p.Write(ev.Delta, func(e partialjson.Edit) {
+			r.argsEdit(c, argsPath, e)
+		})
+	}
+	mergeMetadata(c, &t.Metadata, ev.Metadata, path)
+}
+
+// argsEdit turns one parser edit into a change op on the tool call's args.
+func (r *Reducer) argsEdit(c *Change, argsPath string, e partialjson.Edit) {
+	switch e.Op {
+	case partialjson.Append:
+		c.appendText(argsPath+e.Path, e.Text)
+	case partialjson.Replace:
+		c.replace(argsPath+e.Path, jsonValue(e.Value))
+	default:
+		c.add(argsPath+e.Path, jsonValue(e.Value))
+	}
+}
+
+func (r *Reducer) toolEnd(c *Change, ev *Event) {
+	t := r.toolByID[ev.ToolCallID]
+	if t == nil {
+		c.warn("unknown_tool_call", "TOOL_CALL_END: No message found containing tool call with ID '"+ev.ToolCallID+"'")
+		return
+	}
+	path := toolCallPath(t)
+	r.finishArgs(c, t)
+	if t.Status == ToolRunning {
+		t.Status = ToolComplete
+		c.replace(path+"/status", jsonString(ToolComplete))
+	}
+	mergeMetadata(c, &t.Metadata, ev.Metadata, path)
+}
+
+// finishArgs replaces the live args by the exact parse of the whole text; {}
+// (with a diagnostic) when it is not valid JSON.
+func (r *Reducer) finishArgs(c *Change, t *ToolCall) {
+	if t.parser.final {
+		return
+	}
+	var exact jsontree.Value
+	if len(t.args) == 0 {
+		exact = jsontree.NewObject(0)
+	} else {
+		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+		if err != nil {
+			c.warn("bad_args", "TOOL_CALL_END: arguments of tool call '"+t.ID+"' are not valid JSON: "+err.Error())
+			exact = jsontree.NewObject(0)
+		} else {
+			exact = v
+		}
+	}
+	live := t.liveArgs()
+	t.Args, t.parser = exact, argsParser{final: true}
+	if !jsontree.Equal(live, exact) || sameShapeDiffers(live, exact) {
+		c.replace(toolCallPath(t)+"/args", jsonValue(exact))
+	}
+}
+
+// sameShapeDiffers catches values Equal treats as equal but whose JSON text
+// differs (1 vs 1.0), so the JS mirror ends byte-identical to the state.
+func sameShapeDiffers(a, b jsontree.Value) bool {
+	return string(jsontree.AppendJSON(nil, a)) != string(jsontree.AppendJSON(nil, b))
+}
+
+// toolResult records a tool's result on its call and inserts a tool message
+// after the owning assistant message and the tool messages that follow it.
+func (r *Reducer) toolResult(c *Change, messageID, toolCallID, content string, meta *jsontree.Object) {
+	m := &Message{ID: messageID, Role: "tool", ToolCallID: toolCallID, contentKind: contentText, text: []byte(content)}
+	m.Metadata = cloneObject(meta)
+	pos := len(r.st.Messages)
+	if owner := r.ownerOf(toolCallID); owner != nil {
+		pos = owner.pos + 1
+		for pos < len(r.st.Messages) && r.st.Messages[pos].Role == "tool" {
+			pos++
+		}
+	}
+	r.insertMessage(c, pos, m)
+	if t := r.toolByID[toolCallID]; t != nil {
+		path := toolCallPath(t)
+		t.Result, t.HasResult, t.ResultMessageID = content, true, messageID
+		c.add(path+"/result", jsonString(content))
+		c.add(path+"/resultMessageId", jsonString(messageID))
+		if t.Status == ToolRunning {
+			r.finishArgs(c, t)
+			t.Status = ToolComplete
+			c.replace(path+"/status", jsonString(ToolComplete))
+		}
+	}
+}
+
+// ownerOf returns the first assistant message whose toolCallIds hold id.
+func (r *Reducer) ownerOf(toolCallID string) *Message {
+	t := r.toolByID[toolCallID]
+	if t == nil {
+		return nil // no message can name a call the reducer never saw
+	}
+	if m := r.findMessage(t.ParentMessageID); m != nil && m.Role == "assistant" && containsString(m.ToolCallIDs, toolCallID) {
+		return m
+	}
+	// Rare: duplicate ids or a snapshot moved the call. Fall back to a scan.
+	for _, m := range r.st.Messages {
+		if m.Role == "assistant" && containsString(m.ToolCallIDs, toolCallID) {
+			return m
+		}
+	}
+	return nil
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+type partialEdit = partialjson.Edit
+
+func newArgsParser(depth int) *partialjson.Parser {
+	return partialjson.New(partialjson.Options{MaxDepth: depth})
+}
