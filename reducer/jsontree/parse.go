@@ -66,7 +66,7 @@ type parser struct {
 	stack    []frame
 	vals     []Value
 	keys     []string
-	buf      []byte  // scratch for strings that need unescaping
+	buf      []byte // scratch for strings that need unescaping
 	cache    *cache // allocated on first use
 }
 
