@@ -70,7 +70,7 @@ func New(opt Options) *Reducer {
 }
 
 func (r *Reducer) clear() {
-	r.st = AgentState{Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}}
+	r.st = AgentState{Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0)}
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
 	r.cited = make(map[*Message]struct{})

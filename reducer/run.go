@@ -116,10 +116,13 @@ func (r *Reducer) closeOpen(c *Change, failed bool) {
 			continue
 		}
 		path := toolCallPath(t)
-		r.finishArgs(c, t)
 		if failed {
+			// The arguments never finished: keep what arrived rather than
+			// replacing it by {}.
+			t.Args, t.parser = t.liveArgs(), argsParser{final: true}
 			t.Status = ToolError
 		} else {
+			r.finishArgs(c, t)
 			t.Status = ToolComplete
 		}
 		c.replace(path+"/status", jsonString(t.Status))

@@ -42,7 +42,7 @@ func (e *SyntaxError) Error() string {
 // See the package documentation for how strings, numbers and duplicate keys
 // are treated. The returned tree shares no memory with data.
 func Parse(data []byte, opt ParseOptions) (Value, error) {
-	p := parser{data: data, maxDepth: opt.MaxDepth}
+	p := parser{data: data, maxDepth: opt.MaxDepth, noCache: len(data) < minCachedInput}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
 	}
@@ -68,6 +68,7 @@ type parser struct {
 	keys     []string
 	buf      []byte // scratch for strings that need unescaping
 	cache    *cache // allocated on first use
+	noCache  bool   // input too small for the cache to pay off
 }
 
 // cache remembers recently seen short keys and values. State documents
@@ -81,18 +82,19 @@ type cache struct {
 }
 
 const (
-	maxCachedKey = 32
-	maxCachedVal = 16
+	maxCachedKey   = 32
+	maxCachedVal   = 16
+	minCachedInput = 256
 )
 
-func slot[T ~string | ~[]byte](b T) int {
+func slot(b []byte) int {
 	n := len(b)
 	return (n ^ int(b[0])<<1 ^ int(b[n-1])<<3 ^ int(b[n/2])<<5) & 63
 }
 
 // keyString returns b as a string, reusing an earlier identical key.
 func (p *parser) keyString(b []byte) string {
-	if len(b) == 0 || len(b) > maxCachedKey {
+	if len(b) == 0 || len(b) > maxCachedKey || p.noCache {
 		return string(b)
 	}
 	if p.cache == nil {
@@ -107,7 +109,7 @@ func (p *parser) keyString(b []byte) string {
 
 // stringValue returns b as a boxed string Value, reusing an earlier one.
 func (p *parser) stringValue(b []byte) Value {
-	if len(b) == 0 || len(b) > maxCachedVal {
+	if len(b) == 0 || len(b) > maxCachedVal || p.noCache {
 		return string(b)
 	}
 	if p.cache == nil {
@@ -122,7 +124,7 @@ func (p *parser) stringValue(b []byte) Value {
 
 // numberValue is stringValue for numbers.
 func (p *parser) numberValue(b []byte) Value {
-	if len(b) > maxCachedVal {
+	if len(b) > maxCachedVal || p.noCache {
 		return Number(b)
 	}
 	if p.cache == nil {
