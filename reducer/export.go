@@ -26,6 +26,11 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
 	r.chunks, r.verify = chunkState{}, verifier{}
+	r.doneRuns, r.replaying = next.doneRuns, ""
+	if r.st.RunID != "" && r.st.Status != StatusRunning {
+		// The snapshot's last run is over: a replay of it is skipped.
+		r.doneRuns[r.st.RunID] = true
+	}
 	c := new(Change)
 	c.replace("", r.st.AppendJSON(nil))
 	return c, nil

@@ -51,6 +51,11 @@ type Reducer struct {
 	chunks   chunkState
 	verify   verifier
 	seq      int // counter behind deterministic ids
+
+	// Runs already folded, so that a replayed stream (a reconnect that
+	// resends history) converges instead of appending its text twice.
+	doneRuns  map[string]bool
+	replaying string // run id being skipped
 }
 
 // New returns a Reducer with an empty state.
@@ -76,6 +81,8 @@ func (r *Reducer) clear() {
 	r.cited = make(map[*Message]struct{})
 	r.chunks = chunkState{}
 	r.verify = verifier{}
+	r.doneRuns = make(map[string]bool)
+	r.replaying = ""
 }
 
 // State returns the current state. It must not be modified, and it changes
@@ -121,6 +128,9 @@ func (r *Reducer) ApplyEventInto(c *Change, ev Event) {
 // applyEvent runs the chunk transform, then reduces every canonical event it
 // yields.
 func (r *Reducer) applyEvent(c *Change, ev *Event) {
+	if r.skipReplay(c, ev) {
+		return
+	}
 	r.transformChunks(c, ev, func(e *Event) {
 		if r.opt.Strict {
 			r.verify.check(c, e)
@@ -183,6 +193,31 @@ func (r *Reducer) reduce(c *Change, ev *Event) {
 	default:
 		c.warn("unknown_type", "unknown event type '"+string(ev.Type)+"' ignored")
 	}
+}
+
+// skipReplay reports whether ev belongs to a run the reducer has already
+// folded to its end: a RUN_STARTED naming a finished run starts skipping,
+// up to and including that run's RUN_FINISHED or RUN_ERROR.
+func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
+	if r.replaying != "" {
+		if ev.Type == RunFinished || ev.Type == RunError {
+			r.replaying = ""
+		}
+		return true
+	}
+	switch ev.Type {
+	case RunStarted:
+		if ev.RunID != "" && r.doneRuns[ev.RunID] {
+			r.replaying = ev.RunID
+			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; skipping its replay")
+			return true
+		}
+	case RunFinished, RunError:
+		if r.st.RunID != "" && r.st.Status == StatusRunning {
+			r.doneRuns[r.st.RunID] = true
+		}
+	}
+	return false
 }
 
 // custom turns a CUSTOM event into a custom event for the host.
