@@ -40,8 +40,8 @@ type Recorder func(Change)
 // rec, if not nil, is called for every change; with a nil rec no values are
 // encoded.
 func Apply(doc jsontree.Value, ops []Op, rec Recorder) (jsontree.Value, error) {
-	a := applier{root: doc, rec: rec}
-	a.journal = a.journalBuf[:0]
+	// Sized for the common patch: a few entries per op, one allocation.
+	a := applier{root: doc, rec: rec, journal: make([]undo, 0, min(2*len(ops), 32))}
 	for i := range ops {
 		a.index = i
 		if err := a.apply(&ops[i]); err != nil {
@@ -53,13 +53,12 @@ func Apply(doc jsontree.Value, ops []Op, rec Recorder) (jsontree.Value, error) {
 }
 
 type applier struct {
-	root       jsontree.Value
-	rec        Recorder
-	index      int // of the operation being applied
-	journal    []undo
-	journalBuf [8]undo
-	ptr        []byte   // concrete pointer of the current target, when recording
-	from       location // source of the current move or copy, once resolved
+	root    jsontree.Value
+	rec     Recorder
+	index   int // of the operation being applied
+	journal []undo
+	ptr     []byte   // concrete pointer of the current target, when recording
+	from    location // source of the current move or copy, once resolved
 }
 
 // A location is a resolved, existing position in the document.

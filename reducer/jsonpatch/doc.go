@@ -55,6 +55,16 @@
 // null, move and copy make the value at "from" the document, test compares
 // the whole document. Documents may be any JSON value.
 //
+// Where fast-json-patch writes a member onto a scalar (a move whose
+// destination parent became a string or number), the ES module build that
+// browser bundles load runs in strict mode and throws, so Apply fails;
+// Node's require loads a sloppy-mode CommonJS build that silently ignores
+// the write instead.
+//
+// These rules were checked against fast-json-patch 3.1.1 itself (see
+// TestFastJSONPatch) and against github.com/evanphx/json-patch/v5 (see
+// TestDifferentialV5, which lists where v5 differs from fast-json-patch).
+//
 // # Deliberate differences from fast-json-patch
 //
 // These concern inputs no correct producer sends; where JavaScript would
@@ -69,7 +79,8 @@
 //     "length"), which lets replace/remove/test/move/copy act on them.
 //   - Operations below the root of a scalar or null document fail with
 //     OPERATION_PATH_UNRESOLVABLE; JavaScript lets remove succeed on 0, ""
-//     and false and lets test read a string's characters and length.
+//     and false, lets test read a string's characters and length, and
+//     reports other codes (TEST_OPERATION_FAILED, a TypeError, …).
 //   - Array indices above 2³¹-1 are out of range. JavaScript's ~~ wraps
 //     them (even to negative offsets that splice counts from the end).
 //   - A "from" that is not empty and does not start with "/" is

@@ -37,23 +37,39 @@ func (e *Error) Error() string {
 	return "jsonpatch: operation " + strconv.Itoa(e.Index) + ": " + e.Msg + " (" + e.Code + ")"
 }
 
-// Messages, worded after fast-json-patch's.
-var messages = map[string]string{
-	CodeSequenceNotAnArray:    "patch sequence must be an array",
-	CodeNotAnObject:           "operation is not an object",
-	CodeOpInvalid:             "operation `op` property is not one of operations defined in RFC-6902",
-	CodePathInvalid:           "operation `path` property must be a string starting with \"/\"",
-	CodeFromRequired:          "operation `from` property is not present (applicable in `move` and `copy` operations)",
-	CodeValueRequired:         "operation `value` property is not present (applicable in `add`, `replace` and `test` operations)",
-	CodePathCannotAdd:         "cannot perform an `add` operation at the desired path",
-	CodePathUnresolvable:      "cannot perform the operation at a path that does not exist",
-	CodeFromUnresolvable:      "cannot move or copy from a path that does not exist",
-	CodePathIllegalArrayIndex: "expected an unsigned base-10 integer value, making the new referenced value the array element with the zero-based index",
-	CodeValueOutOfBounds:      "the specified index MUST NOT be greater than the number of elements in the array",
-	CodeTestFailed:            "test operation failed",
-	CodePathBanned:            "modifying `__proto__` or `constructor/prototype` is banned",
+// message returns the description of code, worded after fast-json-patch.
+func message(code string) string {
+	switch code {
+	case CodeSequenceNotAnArray:
+		return "patch sequence must be an array"
+	case CodeNotAnObject:
+		return "operation is not an object"
+	case CodeOpInvalid:
+		return "operation `op` property is not one of operations defined in RFC-6902"
+	case CodePathInvalid:
+		return "operation `path` property must be a string that is empty or starts with \"/\""
+	case CodeFromRequired:
+		return "operation `from` property is not present (applicable in `move` and `copy` operations)"
+	case CodeValueRequired:
+		return "operation `value` property is not present (applicable in `add`, `replace` and `test` operations)"
+	case CodePathCannotAdd:
+		return "cannot perform an `add` operation at the desired path"
+	case CodePathUnresolvable:
+		return "cannot perform the operation at a path that does not exist"
+	case CodeFromUnresolvable:
+		return "cannot move or copy from a path that does not exist"
+	case CodePathIllegalArrayIndex:
+		return "expected an unsigned base-10 integer value, making the new referenced value the array element with the zero-based index"
+	case CodeValueOutOfBounds:
+		return "the specified index MUST NOT be greater than the number of elements in the array"
+	case CodeTestFailed:
+		return "test operation failed"
+	case CodePathBanned:
+		return "modifying `__proto__` or `constructor/prototype` is banned"
+	}
+	return code
 }
 
 func newError(code string, index int) *Error {
-	return &Error{Code: code, Index: index, Msg: messages[code]}
+	return &Error{Code: code, Index: index, Msg: message(code)}
 }

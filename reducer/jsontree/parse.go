@@ -549,7 +549,7 @@ func (p *parser) hex4(i int) (rune, error) {
 }
 
 // plainASCII reports the bytes that stand for themselves inside a JSON
-// string and need no escaping when written.
+// string and need no escaping when written. It is never modified.
 var plainASCII = func() (t [256]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\'
