@@ -1,0 +1,179 @@
+// Command agui-demo serves the demo page of the AG-UI reducer and an AG-UI
+// endpoint that replays recorded agent runs, so the reducer can be seen at
+// work in a browser with nothing but Go installed.
+//
+//	go run ./cmd/wasm-build && go run ./cmd/agui-demo     (or: make run)
+//
+// It serves web/ at / (the page is /demo/) and answers POST /agent, an AG-UI
+// RunAgentInput, with a recorded run from testdata/scenarios as a real
+// text/event-stream: one "data:" frame per event, flushed one by one and
+// paced like a model. The run is chosen by the page (forwardedProps.scenario),
+// by -scenario, or else by the words of the user's last message ("reason",
+// "tool", "parallel", "state", "activity", "error", "interrupt"…). Recorded
+// threadId/runId are replaced by the request's, and message and tool-call
+// ids get the run id as suffix, so a conversation continues across turns.
+// GET /scenarios lists the runs.
+//
+// Flags:
+//
+//	-addr 127.0.0.1:8080   listen address (":0" picks a free port; the URL is printed)
+//	-scenario auto         a scenario name, a .jsonl file of AG-UI events, or auto
+//	-speed 1               delay multiplier: 2 is twice as slow, 0 sends at once
+//	-web DIR               the web/ directory (default: found from the module root)
+//	-scenarios DIR         the recorded runs (default: testdata/scenarios)
+//	-upstream URL          proxy POST /agent to a real AG-UI agent instead
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const modulePath = "github.com/agui-reducer/agui"
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("agui-demo: ")
+	addr := flag.String("addr", "127.0.0.1:8080", "listen address (\":0\" picks a free port)")
+	scen := flag.String("scenario", "auto", "scenario name, path of a .jsonl file of AG-UI events, or auto (chosen by the page or by the user's message)")
+	speed := flag.Float64("speed", 1, "delay multiplier: 1 paces like a model, 0.5 is twice as fast, 0 sends everything at once")
+	webDir := flag.String("web", "", "directory served at / (default: web/ of the module)")
+	scenDir := flag.String("scenarios", "", "directory of recorded runs (default: testdata/scenarios of the module)")
+	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent is proxied there (no CORS needed)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if *speed < 0 {
+		log.Fatal("-speed must be >= 0")
+	}
+
+	root := moduleRoot()
+	if *webDir == "" {
+		if root == "" {
+			log.Fatal("cannot find the module root (go.mod of " + modulePath + "); run from the repository or pass -web and -scenarios")
+		}
+		*webDir = filepath.Join(root, "web")
+	}
+	if *scenDir == "" && root != "" {
+		*scenDir = filepath.Join(root, "testdata", "scenarios")
+	}
+	if *scenDir == "" {
+		log.Fatal("cannot find the module root (go.mod of " + modulePath + "); pass -scenarios")
+	}
+	if _, err := os.Stat(filepath.Join(*webDir, "demo", "index.html")); err != nil {
+		log.Fatalf("no demo page in %s: %v", *webDir, err)
+	}
+	if _, err := os.Stat(filepath.Join(*webDir, "dist", "agui.wasm")); err != nil {
+		log.Printf("warning: %s is missing; build it first (make wasm)", filepath.Join(*webDir, "dist", "agui.wasm"))
+	}
+
+	cat, err := loadCatalog(*scenDir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	name := *scen
+	if strings.HasSuffix(name, ".jsonl") || strings.ContainsRune(name, os.PathSeparator) {
+		sc, err := loadScenario(strings.TrimSuffix(filepath.Base(name), ".jsonl"), name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		cat.add(sc)
+		name = sc.name
+	} else if name != "auto" && cat.byName[name] == nil {
+		log.Fatalf("unknown scenario %q; have: auto, %s", name, strings.Join(cat.order, ", "))
+	}
+
+	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, logf: log.Printf}
+	if *upstream != "" {
+		u, err := url.Parse(*upstream)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
+		}
+		cfg.upstream = u
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{
+		Handler:           newServer(cfg),
+		ReadHeaderTimeout: 10 * time.Second,
+		// Streams end when the server does.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+
+	agent := "replaying testdata/scenarios (scenario " + name + fmt.Sprintf(", speed %g)", *speed)
+	if cfg.upstream != nil {
+		agent = "proxied to " + cfg.upstream.String()
+	}
+	log.Printf("POST /agent: %s", agent)
+	// The URL on its own line: scripts and tests read it.
+	fmt.Printf("agui-demo: open %s\n", pageURL(ln.Addr()))
+
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+}
+
+// pageURL is the address to open for a listener: an unspecified host
+// (":0", "0.0.0.0", "[::]") is shown as localhost.
+func pageURL(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String() + "/"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+// moduleRoot walks up from the working directory to the go.mod of this
+// module, or returns "".
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" && f[1] == modulePath {
+					return dir
+				}
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

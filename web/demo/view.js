@@ -1,0 +1,364 @@
+// Rendering of the agent state for the demo page.
+//
+// Everything the agent sends is put into the page with DOM text APIs
+// (textContent, Text nodes, appendData), never parsed as HTML, and a
+// citation becomes a link only when its URL is http(s).
+//
+// The state is the reducer's JS mirror, which shares structure between
+// versions: an unchanged message, tool call or state value is the same
+// object as before, so each part below is re-rendered only when its object
+// changed, and streamed text is appended to the existing Text node.
+
+/** el('div.a.b', {testid: 'x', hidden: true}, child…) */
+export function el(spec, attrs = {}, ...children) {
+  const [tag, ...classes] = spec.split('.');
+  const node = document.createElement(tag || 'div');
+  if (classes.length) node.className = classes.join(' ');
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === 'testid') node.dataset.testid = v;
+    else if (k === 'text') node.textContent = v;
+    else if (k in node && typeof v !== 'string') node[k] = v;
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+}
+
+/** The URL as a link target, or null unless it is an absolute http(s) URL. */
+export function safeHref(url) {
+  if (typeof url !== 'string') return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+export function pretty(value) {
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A tool result is a string; show JSON results indented. */
+function prettyResult(text) {
+  if (typeof text !== 'string') return pretty(text);
+  const t = text.trim();
+  if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) {
+    try {
+      const v = JSON.parse(t);
+      return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+    } catch { /* not JSON: as is */ }
+  }
+  return text;
+}
+
+function seconds(ms) {
+  const s = ms / 1000;
+  return s < 10 ? s.toFixed(1) : Math.round(s).toString();
+}
+
+/** Sets a node's text, appending when the new text extends the old. */
+function setText(node, text) {
+  const prev = node.textContent;
+  if (prev === text) return;
+  const first = node.firstChild;
+  if (first && first === node.lastChild && first.nodeType === Node.TEXT_NODE && text.startsWith(prev)) {
+    first.appendData(text.slice(prev.length));
+  } else {
+    node.textContent = text;
+  }
+}
+
+/** Plain text of a message's content: a string, InputContent[] or other. */
+function contentText(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p) => {
+      if (p && p.type === 'text') return p.text ?? '';
+      if (p && typeof p === 'object') return `[${p.mimeType || p.type || 'attachment'}]`;
+      return String(p);
+    }).join('\n');
+  }
+  if (content == null) return '';
+  return pretty(content);
+}
+
+// ---- tool calls ------------------------------------------------------------
+
+class ToolCard {
+  constructor() {
+    this.tc = undefined;
+    this.args = undefined;
+    this.name = el('span.tool-name', { testid: 'tool-name' });
+    this.badge = el('span.badge', { testid: 'tool-status' });
+    this.argsPre = el('pre.code', { testid: 'tool-args' });
+    this.resultPre = el('pre.code', { testid: 'tool-result' });
+    this.result = el('div.tool-section.tool-result', { hidden: true },
+      el('div.label', { text: 'Result' }), this.resultPre);
+    this.error = el('div.tool-error', { testid: 'tool-error', hidden: true });
+    this.root = el('div.tool', { testid: 'tool-call' },
+      el('div.tool-head', {}, el('span.tool-icon', { text: 'ƒ', 'aria-hidden': 'true' }), this.name, this.badge),
+      el('div.tool-section', {}, el('div.label', { text: 'Arguments' }), this.argsPre),
+      this.result, this.error);
+  }
+
+  update(tc) {
+    if (tc === this.tc) return;
+    this.tc = tc;
+    this.root.dataset.id = tc.id;
+    this.root.dataset.status = tc.status;
+    setText(this.name, tc.name || '(unnamed tool)');
+    setText(this.badge, tc.status);
+    this.badge.className = `badge badge-${tc.status}`;
+    if (tc.args !== this.args) {
+      this.args = tc.args;
+      // While streaming, args is the longest valid prefix of the arguments.
+      let text = pretty(tc.args ?? {});
+      if (text === '{}' && tc.argsText && tc.status === 'running') text = tc.argsText;
+      setText(this.argsPre, text);
+    }
+    if (tc.result !== undefined) {
+      this.result.hidden = false;
+      setText(this.resultPre, prettyResult(tc.result));
+    } else {
+      this.result.hidden = true;
+    }
+    if (tc.error !== undefined && tc.error !== null) {
+      this.error.hidden = false;
+      setText(this.error, typeof tc.error === 'string' ? tc.error : pretty(tc.error));
+    } else {
+      this.error.hidden = true;
+    }
+  }
+}
+
+// ---- messages --------------------------------------------------------------
+
+function renderCitations(list, citations) {
+  list.replaceChildren();
+  citations.forEach((c, i) => {
+    const cit = typeof c === 'string' ? { url: c } : (c && typeof c === 'object' ? c : { url: String(c) });
+    const url = typeof cit.url === 'string' ? cit.url : '';
+    const title = typeof cit.title === 'string' && cit.title ? cit.title : url || '(untitled source)';
+    const href = safeHref(url);
+    const li = el('li.citation', { testid: 'citation' });
+    li.append(el('span.cite-index', { text: `[${cit.index ?? i + 1}]` }));
+    if (href) {
+      const a = el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow', text: title });
+      if (typeof cit.snippet === 'string') a.title = cit.snippet;
+      li.append(a, el('span.cite-host', { text: new URL(href).hostname }));
+    } else {
+      // Not http(s): shown, never followed.
+      li.append(el('span.cite-title', { testid: 'citation-text', text: title }));
+      if (url && url !== title) li.append(el('span.cite-host', { text: url }));
+    }
+    list.append(li);
+  });
+}
+
+class MessageView {
+  constructor(msg) {
+    this.msg = undefined;
+    this.tools = new Map(); // tool call id → ToolCard
+    this.userToggled = false;
+    this.root = el(`article.msg.msg-${msg.role}`, { testid: 'message' });
+    this.root.dataset.role = msg.role;
+    this.body = el('div.bubble');
+    const who = { user: 'You', assistant: 'AI', tool: 'ƒ', activity: '⚑', system: 'Sys', developer: 'Dev' }[msg.role] || '?';
+    this.root.append(el('div.avatar', { text: who, title: msg.role }), this.body);
+
+    this.reasoning = null; // created when the message has reasoning
+    this.content = el('div.content', { testid: 'message-content' });
+    this.toolList = el('div.tools', { hidden: true });
+    this.citations = el('ol.citations', { testid: 'citations' });
+    this.citationBox = el('div.citation-box', { hidden: true }, el('div.label', { text: 'Sources' }), this.citations);
+    this.activity = null;
+    this.body.append(this.content, this.toolList, this.citationBox);
+  }
+
+  update(msg, toolCallsById, toolsVersion) {
+    if (msg === this.msg && toolsVersion === this.toolsVersion) return;
+    const prev = this.msg;
+    this.msg = msg;
+    this.toolsVersion = toolsVersion;
+    this.root.dataset.id = msg.id;
+    this.root.classList.toggle('streaming', !!msg.streaming);
+
+    if (msg.role === 'activity') return this.updateActivity(msg, prev);
+
+    // Reasoning: open while it streams, folded once timed (unless the user
+    // opened or closed it).
+    if (typeof msg.reasoning === 'string') {
+      if (!this.reasoning) {
+        this.reasoningSummary = el('summary', { testid: 'reasoning-summary' });
+        this.reasoningText = el('div.reasoning-text', { testid: 'reasoning-text' });
+        this.reasoning = el('details.reasoning', { testid: 'reasoning' }, this.reasoningSummary, this.reasoningText);
+        this.reasoningSummary.addEventListener('click', () => { this.userToggled = true; });
+        this.body.prepend(this.reasoning);
+      }
+      setText(this.reasoningText, msg.reasoning);
+      const done = typeof msg.reasoningDurationMs === 'number';
+      const thinking = !done && !!msg.streaming;
+      setText(this.reasoningSummary, done ? `Thought for ${seconds(msg.reasoningDurationMs)} s` : thinking ? 'Thinking…' : 'Thought');
+      this.reasoning.classList.toggle('thinking', thinking);
+      if (!this.userToggled) this.reasoning.open = !done && !!msg.streaming;
+    }
+
+    const text = contentText(msg.content);
+    // An empty message that is streaming shows a typing indicator.
+    const typing = text === '' && !!msg.streaming && typeof msg.reasoning !== 'string' && !(msg.toolCallIds || []).length;
+    this.content.hidden = text === '' && !typing;
+    this.content.classList.toggle('typing', typing);
+    if (msg.role === 'tool') {
+      setText(this.content, prettyResult(text));
+      this.content.classList.add('code');
+    } else {
+      setText(this.content, text);
+    }
+
+    // Tool calls the message owns, in order.
+    const ids = msg.toolCallIds || [];
+    this.toolList.hidden = ids.length === 0;
+    const seen = new Set();
+    ids.forEach((id, i) => {
+      const tc = toolCallsById.get(id);
+      if (!tc) return;
+      seen.add(id);
+      let card = this.tools.get(id);
+      if (!card) {
+        card = new ToolCard();
+        this.tools.set(id, card);
+      }
+      card.update(tc);
+      if (this.toolList.children[i] !== card.root) this.toolList.insertBefore(card.root, this.toolList.children[i] || null);
+    });
+    for (const [id, card] of this.tools) {
+      if (!seen.has(id)) { card.root.remove(); this.tools.delete(id); }
+    }
+
+    if (!prev || msg.citations !== prev.citations) {
+      const list = Array.isArray(msg.citations) ? msg.citations : [];
+      this.citationBox.hidden = list.length === 0;
+      renderCitations(this.citations, list);
+    }
+  }
+
+  updateActivity(msg, prev) {
+    if (!this.activity) {
+      this.activityType = el('span.badge.badge-activity', { testid: 'activity-type' });
+      this.activityTitle = el('span.activity-title', { testid: 'activity-title' });
+      this.activityBody = el('div.activity-body');
+      this.activity = el('div.activity', { testid: 'activity' },
+        el('div.activity-head', {}, this.activityType, this.activityTitle), this.activityBody);
+      this.body.replaceChildren(this.activity);
+    }
+    if (prev && prev.content === msg.content && prev.activityType === msg.activityType) return;
+    const c = msg.content && typeof msg.content === 'object' ? msg.content : {};
+    setText(this.activityType, msg.activityType || 'ACTIVITY');
+    setText(this.activityTitle, typeof c.title === 'string' ? c.title : '');
+    const parts = [];
+    if (typeof c.progress === 'number') {
+      const pct = Math.round(Math.max(0, Math.min(1, c.progress > 1 ? c.progress / 100 : c.progress)) * 100);
+      parts.push(el('div.progress', {}, el('progress', { max: 100, value: pct }), el('span.progress-pct', { text: `${pct}%` })));
+    }
+    const items = [c.steps, c.tasks, c.items].find(Array.isArray);
+    if (items) {
+      const ol = el('ol.activity-steps', { testid: 'activity-steps' });
+      for (const it of items) {
+        const o = it && typeof it === 'object' ? it : { title: String(it) };
+        const status = typeof o.status === 'string' ? o.status : (o.done === true ? 'done' : 'pending');
+        const li = el('li', { testid: 'activity-step' });
+        li.dataset.status = status;
+        li.append(el('span.step-icon', { 'aria-hidden': 'true' }),
+          el('span.step-title', { text: String(o.title ?? o.name ?? o.label ?? '') }));
+        if (typeof o.detail === 'string') li.append(el('span.step-detail', { text: o.detail }));
+        ol.append(li);
+      }
+      parts.push(ol);
+    }
+    const rest = Object.fromEntries(Object.entries(c).filter(([k]) => !['title', 'progress', 'steps', 'tasks', 'items'].includes(k)));
+    if (Object.keys(rest).length || (!items && typeof c.progress !== 'number')) {
+      parts.push(el('pre.code', { text: pretty(rest) }));
+    }
+    this.activityBody.replaceChildren(...parts);
+  }
+}
+
+/** The conversation: messages keyed by id, reused across renders. */
+export class MessageList {
+  constructor(root) {
+    this.root = root;
+    this.views = new Map(); // key → MessageView
+    this.toolCalls = undefined;
+    this.toolsVersion = 0;
+    this.byId = new Map();
+  }
+
+  render(state) {
+    if (state.toolCalls !== this.toolCalls) {
+      this.toolCalls = state.toolCalls;
+      this.toolsVersion++;
+      this.byId = new Map((state.toolCalls || []).map((t) => [t.id, t]));
+    }
+    const messages = state.messages || [];
+    const keys = new Map();
+    let pos = 0;
+    const live = new Set();
+    for (const msg of messages) {
+      // A tool message whose call is shown on its card is not repeated.
+      if (msg.role === 'tool' && msg.toolCallId && this.byId.has(msg.toolCallId)) continue;
+      const n = keys.get(msg.id) || 0;
+      keys.set(msg.id, n + 1);
+      const key = n ? `${msg.id}#${n}` : msg.id;
+      live.add(key);
+      let view = this.views.get(key);
+      if (!view || view.root.dataset.role !== msg.role) {
+        if (view) view.root.remove();
+        view = new MessageView(msg);
+        this.views.set(key, view);
+      }
+      const mine = (msg.toolCallIds || []).length ? this.toolsVersion : 0;
+      view.update(msg, this.byId, mine);
+      if (this.root.children[pos] !== view.root) this.root.insertBefore(view.root, this.root.children[pos] || null);
+      pos++;
+    }
+    for (const [key, view] of this.views) {
+      if (!live.has(key)) { view.root.remove(); this.views.delete(key); }
+    }
+  }
+}
+
+/** Pending interrupts with approve / reject buttons. */
+export function renderInterrupts(root, interrupts, onResolve) {
+  root.replaceChildren();
+  root.hidden = !interrupts || interrupts.length === 0;
+  for (const it of interrupts || []) {
+    const approve = el('button.primary', { type: 'button', testid: 'interrupt-approve', text: 'Approve' });
+    const reject = el('button', { type: 'button', testid: 'interrupt-reject', text: 'Reject' });
+    approve.addEventListener('click', () => onResolve(it, true));
+    reject.addEventListener('click', () => onResolve(it, false));
+    root.append(el('div.interrupt', { testid: 'interrupt' },
+      el('div.interrupt-head', {}, el('span.badge.badge-interrupt', { text: 'interrupt' }),
+        el('span.interrupt-reason', { text: String(it.reason ?? '') })),
+      el('div.interrupt-message', { testid: 'interrupt-message', text: String(it.message ?? 'The agent is waiting for your input.') }),
+      el('div.interrupt-actions', {}, approve, reject)));
+  }
+}
+
+/** Steps of the current run; a step still open when the run ended is shown as such. */
+export function renderSteps(root, steps, runStatus) {
+  root.replaceChildren(...(steps || []).map((s) => {
+    const li = el('li', { testid: 'step' });
+    li.dataset.status = s.status === 'running' && runStatus !== 'running'
+      ? (runStatus === 'error' ? 'error' : 'stopped') : s.status;
+    li.append(el('span.step-icon', { 'aria-hidden': 'true' }), el('span.step-title', { text: String(s.name) }));
+    return li;
+  }));
+  if (!steps || steps.length === 0) root.append(el('li.empty', { text: 'No steps in this run.' }));
+}
