@@ -18,6 +18,12 @@
 // A duplicated object key keeps its first position and its last value, which
 // is what JSON.parse does.
 //
+// [ScanObject] validates exactly as Parse does but builds nothing: it hands
+// each top-level member of an object to a callback as its key and the raw
+// text of its value, which [KindOf], [UnquoteString], [AppendUnquoted] or
+// Parse then decode as needed. A decoder that wants a few fields of a large
+// object pays for validating the rest, not for materialising it.
+//
 // [AppendJSON] writes compact JSON with the escaping of JSON.stringify
 // (no HTML escaping, no escaping of U+2028/U+2029). [Equal], [Clone] and
 // [AppendJSON] are iterative too, because trees built by successive patches

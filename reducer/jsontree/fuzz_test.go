@@ -49,3 +49,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScanObject checks that ScanObject agrees with Parse (see checkScan):
+// same acceptance, same errors, and members that rebuild Parse's object.
+// depth picks a small MaxDepth (0 means the default).
+func FuzzScanObject(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":" token"}`,
+		`{"a":[1,2,{"b":"c"}],"d":-1.5e3}`, `{"\ud83d\ude00\ud83d":"\u0041\n"}`, "{\"\xe2\x82\":\"\xff\"}",
+		`{"a":1,"a":2}`, `{"k":[[[[]]]]}`, `{"k":1e400} `, ` {"":""}`, `[1,2]`, `"{}"`,
+		`{"a":1,}`, `{"a" 1}`, `{"a":[}`, `{"k":{"x":[1,{"y":null}],"z":"\"]}"}}`, `{"a":"\u12"}`,
+	} {
+		f.Add([]byte(s), uint8(0))
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, depth uint8) {
+		checkScan(t, data, ParseOptions{MaxDepth: int(depth % 8)})
+		if v, err := Parse(data, ParseOptions{}); err == nil {
+			if s, ok := v.(string); ok {
+				checkUnquote(t, bytes.TrimSpace(data), s)
+			}
+		}
+	})
+}

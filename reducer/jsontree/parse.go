@@ -202,15 +202,7 @@ func (p *parser) parse() (Value, error) {
 		default:
 			end, code := scanNumber(data, p.pos)
 			if code != "" {
-				first := p.pos
-				p.pos = end
-				switch {
-				case code == CodeUnexpectedEnd:
-					return nil, p.errorf(code, "unexpected end of input in number")
-				case end == first:
-					return nil, p.errorf(code, "invalid character "+quoteByte(c)+" looking for beginning of value")
-				}
-				return nil, p.errorf(code, "invalid character "+quoteByte(data[end])+" in number")
+				return nil, p.numberError(end, code)
 			}
 			v = p.numberValue(data[p.pos:end])
 			p.pos = end
@@ -257,12 +249,32 @@ func (p *parser) parse() (Value, error) {
 				v = p.closeArray()
 				continue
 			}
-			if f.isObj {
-				return nil, p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" after object value, expected ',' or '}'")
-			}
-			return nil, p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" after array element, expected ',' or ']'")
+			return nil, p.afterValueError(f.isObj, c)
 		}
 	}
+}
+
+// numberError reports the failure code returned by scanNumber for the
+// number starting at p.pos, which ended or went wrong at end.
+func (p *parser) numberError(end int, code string) error {
+	first := p.pos
+	p.pos = end
+	switch {
+	case code == CodeUnexpectedEnd:
+		return p.errorf(code, "unexpected end of input in number")
+	case end == first:
+		return p.errorf(code, "invalid character "+quoteByte(p.data[first])+" looking for beginning of value")
+	}
+	return p.errorf(code, "invalid character "+quoteByte(p.data[end])+" in number")
+}
+
+// afterValueError reports byte c, found at p.pos after a member of an
+// object (isObj) or array where ',' or the closing bracket belongs.
+func (p *parser) afterValueError(isObj bool, c byte) error {
+	if isObj {
+		return p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" after object value, expected ',' or '}'")
+	}
+	return p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" after array element, expected ',' or ']'")
 }
 
 func (p *parser) errorf(code, msg string) error {
@@ -303,27 +315,50 @@ func (p *parser) literal(lit string) error {
 // key parses an object key and the colon after it, leaving p.pos at the
 // start of the member's value.
 func (p *parser) key() error {
-	if p.pos >= len(p.data) {
-		return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected object key")
-	}
-	if p.data[p.pos] != '"' {
-		return p.errorf(CodeSyntax, "invalid character "+quoteByte(p.data[p.pos])+" looking for beginning of object key string")
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return p.keyError()
 	}
 	k, err := p.str()
 	if err != nil {
 		return err
 	}
 	p.keys = append(p.keys, p.keyString(k))
+	// As colon, written out: this is Parse's hot path.
 	p.skipSpace()
-	if p.pos >= len(p.data) {
-		return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected ':'")
-	}
-	if p.data[p.pos] != ':' {
-		return p.errorf(CodeSyntax, "invalid character "+quoteByte(p.data[p.pos])+" after object key, expected ':'")
+	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		return p.colonError()
 	}
 	p.pos++
 	p.skipSpace()
 	return nil
+}
+
+// keyError reports that no key string starts at p.pos.
+func (p *parser) keyError() error {
+	if p.pos >= len(p.data) {
+		return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected object key")
+	}
+	return p.errorf(CodeSyntax, "invalid character "+quoteByte(p.data[p.pos])+" looking for beginning of object key string")
+}
+
+// colon consumes the ':' after an object key, and the whitespace around
+// it, leaving p.pos at the start of the member's value.
+func (p *parser) colon() error {
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		return p.colonError()
+	}
+	p.pos++
+	p.skipSpace()
+	return nil
+}
+
+// colonError reports that no ':' follows an object key at p.pos.
+func (p *parser) colonError() error {
+	if p.pos >= len(p.data) {
+		return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected ':'")
+	}
+	return p.errorf(CodeSyntax, "invalid character "+quoteByte(p.data[p.pos])+" after object key, expected ':'")
 }
 
 // addMember stores v under the key most recently pushed for frame f. A
@@ -398,7 +433,8 @@ const (
 )
 
 // str parses the string starting at the quote at p.pos. The result is
-// either a slice of the input or of p.buf, valid until the next call.
+// either a slice of the input or of p.buf, valid until the next call; it
+// means nothing when err is set.
 func (p *parser) str() ([]byte, error) {
 	data := p.data
 	start := p.pos + 1
@@ -417,7 +453,7 @@ func (p *parser) str() ([]byte, error) {
 		}
 		if i >= len(data) {
 			p.pos = i
-			return nil, p.errorf(CodeUnexpectedEnd, "unexpected end of input in string")
+			return nil, p.stringEndError()
 		}
 		switch c := data[i]; {
 		case c == '"':
@@ -426,12 +462,16 @@ func (p *parser) str() ([]byte, error) {
 				p.pos = i + 1
 				return s, nil
 			}
-			return p.strSlow(start)
+			b, err := p.strSlow(start, p.buf[:0])
+			p.buf = b
+			return b, err
 		case c == '\\':
-			return p.strSlow(start)
+			b, err := p.strSlow(start, p.buf[:0])
+			p.buf = b
+			return b, err
 		case c < 0x20:
 			p.pos = i
-			return nil, p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" in string literal")
+			return nil, p.controlError(c)
 		case c >= utf8.RuneSelf:
 			ascii = false
 			i++
@@ -442,21 +482,20 @@ func (p *parser) str() ([]byte, error) {
 }
 
 // strSlow decodes a string that has escapes or invalid UTF-8, starting
-// just after its opening quote.
-func (p *parser) strSlow(i int) ([]byte, error) {
+// just after its opening quote, and appends the result to b. On failure the
+// returned slice is b as far as it got.
+func (p *parser) strSlow(i int, b []byte) ([]byte, error) {
 	data := p.data
-	b := p.buf[:0]
 	for i < len(data) {
 		c := data[i]
 		switch {
 		case c == '"':
 			p.pos = i + 1
-			p.buf = b
 			return b, nil
 		case c == '\\':
 			if i+1 >= len(data) {
 				p.pos = len(data)
-				return nil, p.errorf(CodeUnexpectedEnd, "unexpected end of input in string escape")
+				return b, p.errorf(CodeUnexpectedEnd, "unexpected end of input in string escape")
 			}
 			switch e := data[i+1]; e {
 			case '"', '\\', '/':
@@ -474,7 +513,7 @@ func (p *parser) strSlow(i int) ([]byte, error) {
 			case 'u':
 				r, err := p.hex4(i + 2)
 				if err != nil {
-					return nil, err
+					return b, err
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
@@ -495,12 +534,12 @@ func (p *parser) strSlow(i int) ([]byte, error) {
 				continue
 			default:
 				p.pos = i + 1
-				return nil, p.errorf(CodeSyntax, "invalid escape character "+quoteByte(e)+" in string literal")
+				return b, p.badEscapeError(e)
 			}
 			i += 2
 		case c < 0x20:
 			p.pos = i
-			return nil, p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" in string literal")
+			return b, p.controlError(c)
 		case c < utf8.RuneSelf:
 			j := i + 1
 			for j < len(data) && plainASCII[data[j]] {
@@ -519,8 +558,21 @@ func (p *parser) strSlow(i int) ([]byte, error) {
 		}
 	}
 	p.pos = len(data)
-	p.buf = b
-	return nil, p.errorf(CodeUnexpectedEnd, "unexpected end of input in string")
+	return b, p.stringEndError()
+}
+
+// Errors shared by the string scanners; each reports p.pos.
+
+func (p *parser) stringEndError() error {
+	return p.errorf(CodeUnexpectedEnd, "unexpected end of input in string")
+}
+
+func (p *parser) controlError(c byte) error {
+	return p.errorf(CodeSyntax, "invalid character "+quoteByte(c)+" in string literal")
+}
+
+func (p *parser) badEscapeError(e byte) error {
+	return p.errorf(CodeSyntax, "invalid escape character "+quoteByte(e)+" in string literal")
 }
 
 // hex4 decodes the four hex digits of a \u escape starting at i.

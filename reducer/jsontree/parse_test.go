@@ -17,65 +17,67 @@ func mustParse(t testing.TB, s string) Value {
 	return v
 }
 
+// parseValidTests are inputs Parse accepts; the property tests of ScanObject reuse them.
+var parseValidTests = []struct {
+	in   string
+	want string // AppendJSON of the result
+}{
+	{`null`, `null`},
+	{`true`, `true`},
+	{`false`, `false`},
+	{` 0 `, `0`},
+	{`-0`, `-0`},
+	{"\t\r\n 1.5e+10 \n", `1.5e+10`},
+	{`-12.5E-3`, `-12.5E-3`},
+	{`"abc"`, `"abc"`},
+	{`""`, `""`},
+	{`[]`, `[]`},
+	{`{}`, `{}`},
+	{` [ ] `, `[]`},
+	{`{ }`, `{}`},
+	{`[1,[2,{"a":[]}]]`, `[1,[2,{"a":[]}]]`},
+	{` { "b" : 1 , "a" : [ true , null ] } `, `{"b":1,"a":[true,null]}`},
+	{`[[[[[]]]]]`, `[[[[[]]]]]`},
+	{`{"":{"":""}}`, `{"":{"":""}}`},
+
+	// Numbers are kept as written.
+	{`1e400`, `1e400`},
+	{`123456789012345678901234567890`, `123456789012345678901234567890`},
+	{`-0.000000000000000000000000000001e-999`, `-0.000000000000000000000000000001e-999`},
+	{`[1E+2,0.5,-0.0]`, `[1E+2,0.5,-0.0]`},
+
+	// Escapes.
+	{`"\"\\\/\b\f\n\r\t"`, `"\"\\/\b\f\n\r\t"`},
+	{`"\u0041\u00e9\u4E2D"`, `"Aé中"`},
+	{`"\u0000\u001F\u007f"`, "\"\\u0000\\u001f\x7f\""},
+	{`"\ud83d\ude00"`, `"😀"`},
+	{`"\uD83D\uDE00"`, `"😀"`},
+	{`"<>&\u2028\u2029"`, "\"<>&\u2028\u2029\""},
+
+	// Unpaired surrogates become U+FFFD.
+	{`"\ud83d"`, `"�"`},
+	{`"\ude00"`, `"�"`},
+	{`"\ud83dx"`, `"�x"`},
+	{`"\ud83d\u0041"`, `"�A"`},
+	{`"\ud83d\ud83d\ude00"`, `"�😀"`},
+	{`"\ude00\ud83d"`, `"��"`},
+
+	// Invalid UTF-8 is replaced per maximal subpart, as TextDecoder does.
+	{"\"\xff\"", `"�"`},
+	{"\"a\xffb\"", `"a�b"`},
+	{"\"\xe2\x82\"", `"�"`},            // truncated 3-byte sequence: one U+FFFD
+	{"\"\xe2\x82A\"", `"�A"`},          // ... followed by ASCII
+	{"\"\xf0\x9f\x98\"", `"�"`},        // truncated 4-byte sequence
+	{"\"\xed\xa0\x80\"", `"���"`},      // UTF-8-encoded surrogate
+	{"\"\xc0\xaf\"", `"��"`},           // overlong
+	{"\"\xf4\x90\x80\x80\"", `"����"`}, // above U+10FFFF
+	{"\"\x80\x80\"", `"��"`},           // lone continuation bytes
+	{"\"é\xff\\n\"", `"é�\n"`},         // mixed with an escape
+	{"\"héllo wörld\"", `"héllo wörld"`},
+}
+
 func TestParseValid(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string // AppendJSON of the result
-	}{
-		{`null`, `null`},
-		{`true`, `true`},
-		{`false`, `false`},
-		{` 0 `, `0`},
-		{`-0`, `-0`},
-		{"\t\r\n 1.5e+10 \n", `1.5e+10`},
-		{`-12.5E-3`, `-12.5E-3`},
-		{`"abc"`, `"abc"`},
-		{`""`, `""`},
-		{`[]`, `[]`},
-		{`{}`, `{}`},
-		{` [ ] `, `[]`},
-		{`{ }`, `{}`},
-		{`[1,[2,{"a":[]}]]`, `[1,[2,{"a":[]}]]`},
-		{` { "b" : 1 , "a" : [ true , null ] } `, `{"b":1,"a":[true,null]}`},
-		{`[[[[[]]]]]`, `[[[[[]]]]]`},
-		{`{"":{"":""}}`, `{"":{"":""}}`},
-
-		// Numbers are kept as written.
-		{`1e400`, `1e400`},
-		{`123456789012345678901234567890`, `123456789012345678901234567890`},
-		{`-0.000000000000000000000000000001e-999`, `-0.000000000000000000000000000001e-999`},
-		{`[1E+2,0.5,-0.0]`, `[1E+2,0.5,-0.0]`},
-
-		// Escapes.
-		{`"\"\\\/\b\f\n\r\t"`, `"\"\\/\b\f\n\r\t"`},
-		{`"\u0041\u00e9\u4E2D"`, `"Aé中"`},
-		{`"\u0000\u001F\u007f"`, "\"\\u0000\\u001f\x7f\""},
-		{`"\ud83d\ude00"`, `"😀"`},
-		{`"\uD83D\uDE00"`, `"😀"`},
-		{`"<>&\u2028\u2029"`, "\"<>&\u2028\u2029\""},
-
-		// Unpaired surrogates become U+FFFD.
-		{`"\ud83d"`, `"�"`},
-		{`"\ude00"`, `"�"`},
-		{`"\ud83dx"`, `"�x"`},
-		{`"\ud83d\u0041"`, `"�A"`},
-		{`"\ud83d\ud83d\ude00"`, `"�😀"`},
-		{`"\ude00\ud83d"`, `"��"`},
-
-		// Invalid UTF-8 is replaced per maximal subpart, as TextDecoder does.
-		{"\"\xff\"", `"�"`},
-		{"\"a\xffb\"", `"a�b"`},
-		{"\"\xe2\x82\"", `"�"`},            // truncated 3-byte sequence: one U+FFFD
-		{"\"\xe2\x82A\"", `"�A"`},          // ... followed by ASCII
-		{"\"\xf0\x9f\x98\"", `"�"`},        // truncated 4-byte sequence
-		{"\"\xed\xa0\x80\"", `"���"`},      // UTF-8-encoded surrogate
-		{"\"\xc0\xaf\"", `"��"`},           // overlong
-		{"\"\xf4\x90\x80\x80\"", `"����"`}, // above U+10FFFF
-		{"\"\x80\x80\"", `"��"`},           // lone continuation bytes
-		{"\"é\xff\\n\"", `"é�\n"`},         // mixed with an escape
-		{"\"héllo wörld\"", `"héllo wörld"`},
-	}
-	for _, tt := range tests {
+	for _, tt := range parseValidTests {
 		v, err := Parse([]byte(tt.in), ParseOptions{})
 		if err != nil {
 			t.Errorf("Parse(%q): %v", tt.in, err)
@@ -87,61 +89,63 @@ func TestParseValid(t *testing.T) {
 	}
 }
 
+// parseInvalidTests are inputs Parse rejects; the property tests of ScanObject reuse them.
+var parseInvalidTests = []struct {
+	in     string
+	code   string
+	offset int
+}{
+	{``, CodeEmpty, 0},
+	{"  \n\t", CodeEmpty, 4},
+	{`nul`, CodeUnexpectedEnd, 3},
+	{`nulx`, CodeSyntax, 3},
+	{`tru e`, CodeSyntax, 3},
+	{`falsy`, CodeSyntax, 4},
+	{`01`, CodeTrailingData, 1},
+	{`1 2`, CodeTrailingData, 2},
+	{`[1]x`, CodeTrailingData, 3},
+	{`{} {}`, CodeTrailingData, 3},
+	{`[1,]`, CodeSyntax, 3},
+	{`[,1]`, CodeSyntax, 1},
+	{`[1 2]`, CodeSyntax, 3},
+	{`{,}`, CodeSyntax, 1},
+	{`{"a"}`, CodeSyntax, 4},
+	{`{"a":}`, CodeSyntax, 5},
+	{`{a:1}`, CodeSyntax, 1},
+	{`{"a":1,}`, CodeSyntax, 7},
+	{`{"a":1]`, CodeSyntax, 6},
+	{`[1}`, CodeSyntax, 2},
+	{`[1`, CodeUnexpectedEnd, 2},
+	{`[`, CodeUnexpectedEnd, 1},
+	{`{"a":1`, CodeUnexpectedEnd, 6},
+	{`{"a"`, CodeUnexpectedEnd, 4},
+	{`"abc`, CodeUnexpectedEnd, 4},
+	{"\"a\x01\"", CodeSyntax, 2},
+	{"\"a\n\"", CodeSyntax, 2},
+	{`"\x"`, CodeSyntax, 2},
+	{`"\u12"`, CodeSyntax, 5},
+	{`"\u12`, CodeUnexpectedEnd, 5},
+	{`"\ud83d\u12x"`, CodeSyntax, 11},
+	{`"\`, CodeUnexpectedEnd, 2},
+	{`-`, CodeUnexpectedEnd, 1},
+	{`-a`, CodeSyntax, 1},
+	{`1.`, CodeUnexpectedEnd, 2},
+	{`1.e5`, CodeSyntax, 2},
+	{`1e`, CodeUnexpectedEnd, 2},
+	{`1e+`, CodeUnexpectedEnd, 3},
+	{`1e+x`, CodeSyntax, 3},
+	{`+1`, CodeSyntax, 0},
+	{`.5`, CodeSyntax, 0},
+	{`NaN`, CodeSyntax, 0},
+	{`Infinity`, CodeSyntax, 0},
+	{`-Infinity`, CodeSyntax, 1},
+	{`'a'`, CodeSyntax, 0},
+	{"\xef\xbb\xbf1", CodeSyntax, 0}, // byte order mark
+	{"[1]\x00", CodeTrailingData, 3},
+}
+
 func TestParseInvalid(t *testing.T) {
-	tests := []struct {
-		in     string
-		code   string
-		offset int
-	}{
-		{``, CodeEmpty, 0},
-		{"  \n\t", CodeEmpty, 4},
-		{`nul`, CodeUnexpectedEnd, 3},
-		{`nulx`, CodeSyntax, 3},
-		{`tru e`, CodeSyntax, 3},
-		{`falsy`, CodeSyntax, 4},
-		{`01`, CodeTrailingData, 1},
-		{`1 2`, CodeTrailingData, 2},
-		{`[1]x`, CodeTrailingData, 3},
-		{`{} {}`, CodeTrailingData, 3},
-		{`[1,]`, CodeSyntax, 3},
-		{`[,1]`, CodeSyntax, 1},
-		{`[1 2]`, CodeSyntax, 3},
-		{`{,}`, CodeSyntax, 1},
-		{`{"a"}`, CodeSyntax, 4},
-		{`{"a":}`, CodeSyntax, 5},
-		{`{a:1}`, CodeSyntax, 1},
-		{`{"a":1,}`, CodeSyntax, 7},
-		{`{"a":1]`, CodeSyntax, 6},
-		{`[1}`, CodeSyntax, 2},
-		{`[1`, CodeUnexpectedEnd, 2},
-		{`[`, CodeUnexpectedEnd, 1},
-		{`{"a":1`, CodeUnexpectedEnd, 6},
-		{`{"a"`, CodeUnexpectedEnd, 4},
-		{`"abc`, CodeUnexpectedEnd, 4},
-		{"\"a\x01\"", CodeSyntax, 2},
-		{"\"a\n\"", CodeSyntax, 2},
-		{`"\x"`, CodeSyntax, 2},
-		{`"\u12"`, CodeSyntax, 5},
-		{`"\u12`, CodeUnexpectedEnd, 5},
-		{`"\ud83d\u12x"`, CodeSyntax, 11},
-		{`"\`, CodeUnexpectedEnd, 2},
-		{`-`, CodeUnexpectedEnd, 1},
-		{`-a`, CodeSyntax, 1},
-		{`1.`, CodeUnexpectedEnd, 2},
-		{`1.e5`, CodeSyntax, 2},
-		{`1e`, CodeUnexpectedEnd, 2},
-		{`1e+`, CodeUnexpectedEnd, 3},
-		{`1e+x`, CodeSyntax, 3},
-		{`+1`, CodeSyntax, 0},
-		{`.5`, CodeSyntax, 0},
-		{`NaN`, CodeSyntax, 0},
-		{`Infinity`, CodeSyntax, 0},
-		{`-Infinity`, CodeSyntax, 1},
-		{`'a'`, CodeSyntax, 0},
-		{"\xef\xbb\xbf1", CodeSyntax, 0}, // byte order mark
-		{"[1]\x00", CodeTrailingData, 3},
-	}
-	for _, tt := range tests {
+	for _, tt := range parseInvalidTests {
 		_, err := Parse([]byte(tt.in), ParseOptions{})
 		var se *SyntaxError
 		if !errors.As(err, &se) {
@@ -157,30 +161,32 @@ func TestParseInvalid(t *testing.T) {
 	}
 }
 
+// parseDepthTests exercise ParseOptions.MaxDepth; the property tests of ScanObject reuse them.
+var parseDepthTests = []struct {
+	in       string
+	maxDepth int
+	code     string // "" for success
+}{
+	{`[[[1]]]`, 3, ""},
+	{`[[[[1]]]]`, 3, CodeTooDeep},
+	{`[[[[]]]]`, 3, CodeTooDeep},
+	{`[[[]]]`, 3, ""},
+	{`{"a":{"a":{"a":1}}}`, 3, ""},
+	{`{"a":{"a":{"a":{}}}}`, 3, CodeTooDeep},
+	{`[{"a":[{}]}]`, 4, ""},
+	{`[{"a":[{}]}]`, 3, CodeTooDeep},
+	{`1`, 1, ""},
+	{`[]`, 1, ""},
+	{`[[]]`, 1, CodeTooDeep},
+	{strings.Repeat("[", DefaultMaxDepth) + strings.Repeat("]", DefaultMaxDepth), 0, ""},
+	{strings.Repeat("[", DefaultMaxDepth+1) + strings.Repeat("]", DefaultMaxDepth+1), 0, CodeTooDeep},
+	{strings.Repeat("[", 100000), 0, CodeTooDeep},
+	{strings.Repeat(`{"a":`, 100000), 0, CodeTooDeep},
+	{strings.Repeat("[", 100000) + strings.Repeat("]", 100000), 200000, ""},
+}
+
 func TestParseDepth(t *testing.T) {
-	tests := []struct {
-		in       string
-		maxDepth int
-		code     string // "" for success
-	}{
-		{`[[[1]]]`, 3, ""},
-		{`[[[[1]]]]`, 3, CodeTooDeep},
-		{`[[[[]]]]`, 3, CodeTooDeep},
-		{`[[[]]]`, 3, ""},
-		{`{"a":{"a":{"a":1}}}`, 3, ""},
-		{`{"a":{"a":{"a":{}}}}`, 3, CodeTooDeep},
-		{`[{"a":[{}]}]`, 4, ""},
-		{`[{"a":[{}]}]`, 3, CodeTooDeep},
-		{`1`, 1, ""},
-		{`[]`, 1, ""},
-		{`[[]]`, 1, CodeTooDeep},
-		{strings.Repeat("[", DefaultMaxDepth) + strings.Repeat("]", DefaultMaxDepth), 0, ""},
-		{strings.Repeat("[", DefaultMaxDepth+1) + strings.Repeat("]", DefaultMaxDepth+1), 0, CodeTooDeep},
-		{strings.Repeat("[", 100000), 0, CodeTooDeep},
-		{strings.Repeat(`{"a":`, 100000), 0, CodeTooDeep},
-		{strings.Repeat("[", 100000) + strings.Repeat("]", 100000), 200000, ""},
-	}
-	for _, tt := range tests {
+	for _, tt := range parseDepthTests {
 		v, err := Parse([]byte(tt.in), ParseOptions{MaxDepth: tt.maxDepth})
 		name := tt.in
 		if len(name) > 40 {

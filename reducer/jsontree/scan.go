@@ -1,0 +1,406 @@
+package jsontree
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"strconv"
+	"unicode/utf8"
+)
+
+// CodeNotObject is the SyntaxError code with which ScanObject rejects input
+// that is valid JSON but not an object.
+const CodeNotObject = "not_object"
+
+// ScanObject validates data as exactly one JSON object, optionally
+// surrounded by whitespace, and calls fn for each of its members in input
+// order, without building a tree.
+//
+// Validation is that of Parse, with the same error codes, offsets and
+// messages: all of data must be valid JSON, including member values that
+// are only skipped, and nesting deeper than opt.MaxDepth (the object itself
+// counting as one level) is CodeTooDeep. Input that Parse accepts but that
+// is not an object is rejected with CodeNotObject, reported at the offset
+// where the value starts.
+//
+// fn receives the member's key, decoded as Parse decodes it, and the raw
+// text of its value: a subslice of data, already validated and without
+// surrounding whitespace, which [KindOf], [UnquoteString], [AppendUnquoted]
+// and Parse accept. The key slice is only valid during the call (it may
+// point into a scratch buffer that the next key reuses) and must not be
+// modified; switch string(key) or compare it without allocating, and copy
+// it to keep it. Keys are delivered as they come: a duplicated key is seen
+// once per occurrence (Parse keeps the first position and the last value).
+//
+// Members are delivered while scanning, so when data is invalid further
+// on, fn has already seen the members before the error; act on what fn
+// gathered only once ScanObject has returned nil. If fn returns an error,
+// scanning stops and ScanObject returns that error unchanged.
+//
+// ScanObject allocates nothing unless a key has escapes or invalid UTF-8
+// (one reused scratch buffer), the value nests deeper than 256 levels, or
+// it returns a *SyntaxError.
+func ScanObject(data []byte, opt ParseOptions, fn func(key, value []byte) error) error {
+	p := parser{data: data, maxDepth: opt.MaxDepth}
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	p.skipSpace()
+	if p.pos >= len(data) {
+		return p.errorf(CodeEmpty, "no JSON value")
+	}
+	if data[p.pos] != '{' {
+		start := p.pos
+		if err := p.skipValue(0); err != nil {
+			return err
+		}
+		if err := p.trailing(); err != nil {
+			return err
+		}
+		p.pos = start
+		return p.errorf(CodeNotObject, "JSON value is "+KindOf(data[start:]).String()+", not an object")
+	}
+	// The object itself is one level; maxDepth is at least one.
+	p.pos++
+	p.skipSpace()
+	if p.pos >= len(data) {
+		return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+	}
+	if data[p.pos] != '}' {
+		for {
+			// A key starts at p.pos.
+			if p.pos >= len(data) || data[p.pos] != '"' {
+				return p.keyError()
+			}
+			key, err := p.str()
+			if err != nil {
+				return err
+			}
+			if err := p.colon(); err != nil {
+				return err
+			}
+			start := p.pos
+			if p.pos < len(data) && data[p.pos] == '"' {
+				err = p.skipStr() // the commonest case, without skipValue's setup
+			} else {
+				err = p.skipValue(1)
+			}
+			if err != nil {
+				return err
+			}
+			if err := fn(key, data[start:p.pos]); err != nil {
+				return err
+			}
+			p.skipSpace()
+			if p.pos >= len(data) {
+				return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+			}
+			c := data[p.pos]
+			if c == '}' {
+				break
+			}
+			if c != ',' {
+				return p.afterValueError(true, c)
+			}
+			p.pos++
+			p.skipSpace()
+		}
+	}
+	p.pos++ // the closing '}'
+	return p.trailing()
+}
+
+// trailing checks that only whitespace follows the top-level value.
+func (p *parser) trailing() error {
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return p.errorf(CodeTrailingData, "invalid character "+quoteByte(p.data[p.pos])+" after top-level value")
+	}
+	return nil
+}
+
+// skipValue validates the value starting at p.pos, where whitespace has
+// been skipped, and leaves p.pos just after it. It reports the errors Parse
+// would, for a value nested inside depth open containers.
+//
+// Nothing is built, so instead of Parse's stack of frames skipValue only
+// remembers, for each container it has opened and not yet closed, whether
+// it is an object: one bit per level.
+func (p *parser) skipValue(depth int) error {
+	data := p.data
+	var kindBuf [4]uint64 // bit n is set when container n is an object
+	kinds := kindBuf[:]
+	n := 0 // containers open inside this value
+	for {
+		// A value starts at p.pos; whitespace has been skipped.
+		if p.pos >= len(data) {
+			return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected a value")
+		}
+		switch c := data[p.pos]; c {
+		case '[', '{':
+			if depth+n >= p.maxDepth {
+				return p.errorf(CodeTooDeep, "nesting deeper than "+strconv.Itoa(p.maxDepth))
+			}
+			p.pos++
+			p.skipSpace()
+			if p.pos >= len(data) {
+				return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+			}
+			if c == '[' {
+				if data[p.pos] == ']' {
+					p.pos++
+					break
+				}
+			} else if data[p.pos] == '}' {
+				p.pos++
+				break
+			}
+			w, bit := n>>6, uint64(1)<<(n&63)
+			if w == len(kinds) {
+				kinds = append(kinds, 0)
+			}
+			n++
+			if c == '[' {
+				kinds[w] &^= bit
+				continue
+			}
+			kinds[w] |= bit
+			if err := p.skipKey(); err != nil {
+				return err
+			}
+			continue
+		case '"':
+			if err := p.skipStr(); err != nil {
+				return err
+			}
+		case 't':
+			if err := p.literal("true"); err != nil {
+				return err
+			}
+		case 'f':
+			if err := p.literal("false"); err != nil {
+				return err
+			}
+		case 'n':
+			if err := p.literal("null"); err != nil {
+				return err
+			}
+		default:
+			end, code := scanNumber(data, p.pos)
+			if code != "" {
+				return p.numberError(end, code)
+			}
+			p.pos = end
+		}
+
+		// A value is complete: close containers for as long as they end
+		// here.
+		for {
+			if n == 0 {
+				return nil
+			}
+			isObj := kinds[(n-1)>>6]&(1<<((n-1)&63)) != 0
+			p.skipSpace()
+			if p.pos >= len(data) {
+				return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+			}
+			c := data[p.pos]
+			if c == ',' {
+				p.pos++
+				p.skipSpace()
+				if isObj {
+					if err := p.skipKey(); err != nil {
+						return err
+					}
+				}
+				break
+			}
+			if isObj && c == '}' || !isObj && c == ']' {
+				p.pos++
+				n--
+				continue
+			}
+			return p.afterValueError(isObj, c)
+		}
+	}
+}
+
+// skipKey is key for skipValue: it validates the key and the colon.
+func (p *parser) skipKey() error {
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return p.keyError()
+	}
+	if err := p.skipStr(); err != nil {
+		return err
+	}
+	return p.colon()
+}
+
+// skipStr validates the string starting at the quote at p.pos and leaves
+// p.pos after its closing quote, reporting the errors str would. Invalid
+// UTF-8 is not an error (str replaces it), so bytes above 0x7F need no
+// attention.
+func (p *parser) skipStr() error {
+	data := p.data
+	i := p.pos + 1
+	for {
+		// Find the next '"', '\\' or control byte eight bytes at a time.
+		// A byte is flagged when it is below 0x20 or equal to '"' or '\\'
+		// and its top bit is clear; borrows can flag bytes above a true
+		// match but never below one, so the lowest flagged byte is exact.
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if m := ((w - lo20) | ((w ^ qq) - lo01) | ((w ^ bsbs) - lo01)) &^ w & hi80; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto special
+			}
+			i += 8
+		}
+		for i < len(data) && (plainASCII[data[i]] || data[i] >= 0x80) {
+			i++
+		}
+		if i >= len(data) {
+			p.pos = len(data)
+			return p.stringEndError()
+		}
+	special:
+		switch c := data[i]; {
+		case c == '"':
+			p.pos = i + 1
+			return nil
+		case c == '\\':
+			if i+1 >= len(data) {
+				p.pos = len(data)
+				return p.errorf(CodeUnexpectedEnd, "unexpected end of input in string escape")
+			}
+			switch e := data[i+1]; e {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if _, err := p.hex4(i + 2); err != nil {
+					return err
+				}
+				i += 6
+			default:
+				p.pos = i + 1
+				return p.badEscapeError(e)
+			}
+		default: // a control byte
+			p.pos = i
+			return p.controlError(c)
+		}
+	}
+}
+
+// Kind is the kind of a JSON value.
+type Kind uint8
+
+// The kinds of JSON value. KindInvalid is the zero Kind, for text that
+// starts no JSON value.
+const (
+	KindInvalid Kind = iota
+	KindNull
+	KindBool
+	KindNumber
+	KindString
+	KindArray
+	KindObject
+)
+
+var kindNames = [...]string{"invalid", "null", "bool", "number", "string", "array", "object"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// KindOf reports the kind of the JSON value in raw, such as a value span
+// passed by ScanObject, from its first byte alone; raw is not validated.
+// It returns KindInvalid for empty raw or a byte that starts no value
+// (including whitespace).
+func KindOf(raw []byte) Kind {
+	if len(raw) == 0 {
+		return KindInvalid
+	}
+	switch c := raw[0]; c {
+	case 'n':
+		return KindNull
+	case 't', 'f':
+		return KindBool
+	case '"':
+		return KindString
+	case '[':
+		return KindArray
+	case '{':
+		return KindObject
+	default:
+		if c == '-' || '0' <= c && c <= '9' {
+			return KindNumber
+		}
+	}
+	return KindInvalid
+}
+
+// UnquoteString decodes the JSON string raw, quotes included and nothing
+// around them, such as a value span passed by ScanObject, exactly as Parse
+// decodes strings: escapes are resolved, surrogate pairs joined, unpaired
+// surrogates and invalid UTF-8 replaced by U+FFFD. The result shares no
+// memory with raw. It costs one allocation, the string itself, unless the
+// string has escapes or invalid UTF-8 and decodes to more than 64 bytes.
+//
+// raw is validated as it is decoded; text that is not exactly one JSON
+// string is rejected with a *SyntaxError.
+func UnquoteString(raw []byte) (string, error) {
+	p := parser{data: raw}
+	plain, err := p.checkString()
+	if err != nil {
+		return "", err
+	}
+	if plain {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var scratch [64]byte
+	b, _ := p.strSlow(1, scratch[:0]) // cannot fail: raw is valid
+	return string(b), nil
+}
+
+// AppendUnquoted appends the decoded text of the JSON string raw to dst,
+// as UnquoteString decodes it but without making a string, and returns the
+// extended buffer. On error it returns dst unchanged and a *SyntaxError.
+// It suits appending a streamed delta straight into a buffer.
+func AppendUnquoted(dst, raw []byte) ([]byte, error) {
+	p := parser{data: raw}
+	plain, err := p.checkString()
+	if err != nil {
+		return dst, err
+	}
+	if plain {
+		return append(dst, raw[1:len(raw)-1]...), nil
+	}
+	return p.strSlow(1, dst) // cannot fail: raw is valid
+}
+
+// checkString validates p.data as exactly one JSON string, with nothing
+// around it, and reports whether its contents stand for themselves (no
+// escapes, valid UTF-8) and so need no decoding.
+func (p *parser) checkString() (plain bool, err error) {
+	data := p.data
+	if len(data) == 0 {
+		return false, p.errorf(CodeEmpty, "no JSON value")
+	}
+	if data[0] != '"' {
+		return false, p.errorf(CodeSyntax, "invalid character "+quoteByte(data[0])+" looking for beginning of string")
+	}
+	// The fast scanner validates; most strings then turn out to need no
+	// decoding at all.
+	if err := p.skipStr(); err != nil {
+		return false, err
+	}
+	if p.pos < len(data) {
+		return false, p.errorf(CodeTrailingData, "invalid character "+quoteByte(data[p.pos])+" after string")
+	}
+	s := data[1 : len(data)-1]
+	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s), nil
+}
