@@ -8,7 +8,7 @@ FUZZTIME  ?= 10s
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go
+test: vet test-go test-wasm test-js test-browser
 
 vet:
 	$(GO) vet ./...
@@ -17,9 +17,40 @@ vet:
 test-go:
 	$(GO) test -count=1 ./...
 
+## wasm: web/dist/agui.wasm (+ .gz, .br) and the matching wasm_exec.js
+wasm:
+	$(GO) run ./cmd/wasm-build
+
+## test-wasm: the bridge and the reducer as js/wasm under node
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm/
+	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ ./reducer/...
+
+## test-js: the web module under node against the built .wasm
+test-js: wasm
+	node --test --test-timeout=120000 web/test/*.test.mjs
+
+## test-browser: headless Chromium (/usr/bin/chromium) via playwright-core
+## (npm ci in web/ first)
+test-browser: wasm
+	node --test --test-timeout=180000 web/test/browser/*.test.mjs
+
 ## fuzz: each fuzz target for FUZZTIME (default 10s)
 fuzz:
 	bash .ci/fuzz.sh $(FUZZTIME)
 
 clean:
 	rm -rf web/dist test-output
+
+## run: build the wasm module and serve the demo page with a recorded AG-UI
+## agent (flags: make run ARGS="-speed 0.5 -addr :8080 -scenario tools")
+.PHONY: test-demo
+run:
+	$(GO) run ./cmd/wasm-build
+	$(GO) run ./cmd/agui-demo $(ARGS)
+
+## test-demo: the demo server's Go test, then the page end to end in headless
+## Chromium (web/test/demo; needs playwright-core in web/node_modules)
+test-demo: wasm
+	$(GO) test -count=1 ./cmd/agui-demo/
+	cd web && node --test test/demo/demo.e2e.mjs

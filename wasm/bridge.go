@@ -1,0 +1,347 @@
+// Command wasm is the WebAssembly bridge between JavaScript and package
+// reducer (GOOS=js GOARCH=wasm; built by cmd/wasm-build into
+// web/dist/agui.wasm, used through web/agui.js).
+//
+// JS talks to it through //go:wasmexport functions (main_js.go), not
+// js.FuncOf: a wasmexport call costs nanoseconds, a js.FuncOf call about
+// 11 µs. Arguments travel in a Go-owned input buffer that JS writes with
+// TextEncoder.encodeInto (inPtr, inCap, growIn); results are JSON text that
+// Go writes to an output buffer (outPtr) and JS decodes. Every call returns
+// an int32 n:
+//
+//   - n >= 0: the first n bytes of the output buffer are the result (for
+//     create: n is the new handle);
+//   - n < 0: the call failed; the first -n bytes are a change record whose
+//     diagnostics say why. After a recovered panic it also carries a root
+//     "replace" of the whole state, so a JS mirror resynchronises.
+//
+// The output buffer is valid until the next call.
+//
+// This file holds the logic and has no build tags, so it is also tested
+// natively; main_js.go holds the exports.
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"math/rand/v2"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/agui-reducer/agui/reducer"
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// instance is one reducer (one chat or thread) and its reusable buffers.
+type instance struct {
+	r      *reducer.Reducer
+	change reducer.Change  // reused by every apply
+	stream *reducer.Stream // the SSE body being fed; nil between streams
+}
+
+var (
+	in         = make([]byte, 64<<10)    // JS writes arguments here
+	out        = make([]byte, 0, 64<<10) // results for JS
+	instances  = map[int32]*instance{}
+	lastHandle int32
+)
+
+func ok() int32 { return int32(len(out)) }
+
+// failWith writes a change record holding one error diagnostic.
+func failWith(code, msg string) int32 {
+	c := reducer.Change{Diagnostics: []reducer.Diagnostic{{Code: code, Level: reducer.LevelError, Message: msg}}}
+	out = c.AppendJSON(out[:0])
+	return -int32(len(out))
+}
+
+func lookup(h int32) *instance {
+	if inst := instances[h]; inst != nil {
+		return inst
+	}
+	panic(badHandle(h))
+}
+
+type badHandle int32
+
+// recoverCall turns a panic into a diagnostic; deferred by every export.
+// When the panic happened inside a reducer, the state it left is what the
+// reducer holds now, so the record carries a root replace with it.
+func recoverCall(h int32, n *int32) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	code, msg := "panic", "panic: "
+	switch v := p.(type) {
+	case badHandle:
+		code, msg = "bad_handle", "no reducer with handle "+strconv.Itoa(int(v))+" (disposed?)"
+	case error:
+		msg += v.Error()
+	case string:
+		msg += v
+	default:
+		msg += "non-string value"
+	}
+	if code == "panic" {
+		os.Stderr.Write(append([]byte("agui wasm: "+msg+"\n"), debug.Stack()...))
+	}
+	c := reducer.Change{Diagnostics: []reducer.Diagnostic{{Code: code, Level: reducer.LevelError, Message: msg}}}
+	if inst := instances[h]; inst != nil && inst.r != nil && code == "panic" {
+		inst.stream = nil // the SSE parser's position is unknown now
+		func() {
+			defer func() { _ = recover() }()
+			c.Ops = []reducer.Op{{Kind: reducer.OpReplace, Path: "", Value: inst.r.Snapshot()}}
+		}()
+	}
+	out = c.AppendJSON(out[:0])
+	*n = -int32(len(out))
+}
+
+// clock is the reducers' Options.Clock: the bridge may read the system
+// clock, the reducer may not. Tests replace it.
+var clock = func() float64 { return float64(time.Now().UnixNano()) / 1e6 }
+
+// newID returns a random (version 4) UUID, as AG-UI clients use for run and
+// message ids. math/rand/v2's generator (ChaCha8, seeded by the runtime from
+// crypto.getRandomValues) gives unique ids; crypto/rand would add 42 KB of
+// brotli to the module for secrecy that ids do not need.
+func newID(string) string {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], b[10:])
+	return string(s[:])
+}
+
+// create makes a reducer from options JSON ({strict, maxEventBytes,
+// maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
+// returns its handle.
+func create(opts []byte) int32 {
+	o := reducer.Options{Clock: func() float64 { return clock() }, NewID: newID}
+	if len(opts) > 0 {
+		v, err := jsontree.Parse(opts, jsontree.ParseOptions{MaxDepth: 16})
+		obj, _ := v.(*jsontree.Object)
+		if err != nil || obj == nil {
+			return failWith("bad_options", "reducer options must be a JSON object")
+		}
+		for i := range obj.Len() {
+			k, val := obj.KeyAt(i), obj.ValueAt(i)
+			var bad bool
+			switch k {
+			case "strict":
+				o.Strict, bad = val == true, val != true && val != false && val != nil
+			case "deterministicIds":
+				if val == true {
+					o.NewID = nil
+				}
+			case "maxEventBytes":
+				o.MaxEventBytes, bad = intOption(val)
+			case "maxDepth":
+				o.MaxDepth, bad = intOption(val)
+			case "maxFieldBytes":
+				o.MaxFieldBytes, bad = intOption(val)
+			}
+			if bad {
+				return failWith("bad_options", "reducer option "+k+" has the wrong type")
+			}
+		}
+	}
+	lastHandle++
+	instances[lastHandle] = &instance{r: reducer.New(o)}
+	return lastHandle
+}
+
+func intOption(v jsontree.Value) (n int, bad bool) {
+	if v == nil {
+		return 0, false
+	}
+	num, isNum := v.(jsontree.Number)
+	n, err := strconv.Atoi(string(num))
+	return n, !isNum || err != nil
+}
+
+func dispose(h int32) int32 {
+	delete(instances, h)
+	return 0
+}
+
+// apply folds one event: name is the SSE event name ("" for none), data
+// its JSON text. The output is its change record.
+func apply(h int32, name, data []byte) int32 {
+	inst := lookup(h)
+	inst.r.ApplyFrameInto(&inst.change, string(name), data)
+	out = inst.change.AppendJSON(out[:0])
+	return ok()
+}
+
+// feed parses a piece of an SSE body, split anywhere, and folds every event
+// it completes. The output is a JSON array of the non-empty change records.
+func feed(h int32, chunk []byte) int32 {
+	inst := lookup(h)
+	if inst.stream == nil {
+		inst.stream = inst.r.NewStream()
+	}
+	out = append(out[:0], '[')
+	inst.stream.Feed(chunk, func(c *reducer.Change) {
+		if c.Empty() {
+			return
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = c.AppendJSON(out)
+	})
+	out = append(out, ']')
+	return ok()
+}
+
+// endStream ends the SSE body being fed: the next feed starts a new one.
+func endStream(h int32) int32 {
+	inst := lookup(h)
+	if inst.stream != nil {
+		inst.stream.Close()
+		inst.stream = nil
+	}
+	return 0
+}
+
+// running reports 1 while the state's status is "running".
+func running(h int32) int32 {
+	if lookup(h).r.State().Status == reducer.StatusRunning {
+		return 1
+	}
+	return 0
+}
+
+// stop marks a running run as finished without an error (the user
+// aborted it): a local RUN_FINISHED for the current run. It does nothing
+// when no run is going on.
+func stop(h int32) int32 {
+	inst := lookup(h)
+	if st := inst.r.State(); st.Status == reducer.StatusRunning {
+		ev := append([]byte(nil), `{"type":"RUN_FINISHED","threadId":`...)
+		ev = jsontree.AppendString(ev, st.ThreadID)
+		ev = append(ev, `,"runId":`...)
+		ev = jsontree.AppendString(ev, st.RunID)
+		ev = append(ev, '}')
+		return apply(h, nil, ev)
+	}
+	out = append(out[:0], "{}"...)
+	return ok()
+}
+
+// args parses the JSON array of a local action's arguments.
+func args(data []byte) []jsontree.Value {
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{})
+	if a, isArr := v.(*jsontree.Array); err == nil && isArr {
+		return a.Elems
+	}
+	return nil
+}
+
+func str(a []jsontree.Value, i int) string {
+	if i < len(a) {
+		s, _ := a[i].(string)
+		return s
+	}
+	return ""
+}
+
+func change(c *reducer.Change) int32 {
+	out = c.AppendJSON(out[:0])
+	return ok()
+}
+
+// addUserMessage: [content, id?], content a string or InputContent[].
+func addUserMessage(h int32, data []byte) int32 {
+	inst, a := lookup(h), args(data)
+	var content jsontree.Value
+	if len(a) > 0 {
+		content = a[0]
+	}
+	return change(inst.r.AddUserMessage(content, str(a, 1)))
+}
+
+// addToolResult: [toolCallId, content].
+func addToolResult(h int32, data []byte) int32 {
+	inst, a := lookup(h), args(data)
+	return change(inst.r.AddToolResult(str(a, 0), str(a, 1)))
+}
+
+// fail: [message, code?].
+func fail(h int32, data []byte) int32 {
+	inst, a := lookup(h), args(data)
+	return change(inst.r.Fail(str(a, 0), str(a, 1)))
+}
+
+func reset(h int32) int32 {
+	inst := lookup(h)
+	inst.stream = nil
+	return change(inst.r.Reset())
+}
+
+// snapshot outputs the whole state JSON.
+func snapshot(h int32) int32 {
+	out = append(out[:0], lookup(h).r.Snapshot()...)
+	return ok()
+}
+
+// restore replaces the state by a snapshot (its JSON text). A bad
+// snapshot yields a change record with only a diagnostic.
+func restore(h int32, data []byte) int32 {
+	inst := lookup(h)
+	c, err := inst.r.Restore(data)
+	if err != nil {
+		c = &reducer.Change{}
+		code, msg := "bad_snapshot", err.Error()
+		if e, isErr := err.(*reducer.Error); isErr {
+			code, msg = e.Code, e.Message
+		}
+		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: code, Level: reducer.LevelError, Message: msg})
+	}
+	inst.stream = nil
+	return change(c)
+}
+
+// runInput outputs the RunAgentInput JSON for the next request; data is
+// {runId?, tools?, context?, forwardedProps?, resume?} or empty.
+func runInput(h int32, data []byte) int32 {
+	inst := lookup(h)
+	var o reducer.RunInputOptions
+	if len(data) > 0 {
+		v, err := jsontree.Parse(data, jsontree.ParseOptions{})
+		obj, _ := v.(*jsontree.Object)
+		if err != nil || obj == nil {
+			return failWith("bad_argument", "runInput: options must be a JSON object")
+		}
+		if id, has := obj.Get("runId"); has {
+			o.RunID, _ = id.(string)
+		}
+		o.Tools, _ = obj.Get("tools")
+		o.Context, _ = obj.Get("context")
+		o.ForwardedProps, _ = obj.Get("forwardedProps")
+		o.Resume, _ = obj.Get("resume")
+	}
+	out = append(out[:0], inst.r.RunInput(o)...)
+	return ok()
+}
+
+// messages outputs the conversation in the official AG-UI Message[] shape.
+func messages(h int32) int32 {
+	out = lookup(h).r.AppendMessages(out[:0])
+	return ok()
+}

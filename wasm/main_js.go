@@ -1,0 +1,140 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"os"
+	"syscall/js"
+	"unsafe"
+)
+
+// main tells JS the exports are ready, then keeps the runtime alive. JS
+// passes the name of a global function to call as the first argument, so
+// that several modules can load at once.
+func main() {
+	if len(os.Args) > 1 {
+		if f := js.Global().Get(os.Args[1]); f.Type() == js.TypeFunction {
+			f.Invoke()
+		}
+	}
+	select {}
+}
+
+// Buffers. JS re-reads outPtr after every call (append may move it) and
+// re-creates its memory views when the wasm memory grows.
+
+//go:wasmexport inPtr
+func wasmInPtr() unsafe.Pointer { return unsafe.Pointer(&in[0]) }
+
+//go:wasmexport inCap
+func wasmInCap() int32 { return int32(len(in)) }
+
+// growIn enlarges the input buffer to at least n bytes, keeping its content.
+//
+//go:wasmexport growIn
+func wasmGrowIn(n int32) unsafe.Pointer {
+	if int(n) > len(in) {
+		b := make([]byte, max(int(n), 2*len(in)))
+		copy(b, in)
+		in = b
+	}
+	return unsafe.Pointer(&in[0])
+}
+
+//go:wasmexport outPtr
+func wasmOutPtr() unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(out)) }
+
+// Reducers. Arguments of n bytes are at the start of the input buffer.
+
+//go:wasmexport create
+func wasmCreate(n int32) (r int32) {
+	defer recoverCall(0, &r)
+	return create(in[:n])
+}
+
+//go:wasmexport dispose
+func wasmDispose(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return dispose(h)
+}
+
+// apply: the SSE event name (nameLen bytes) then the event JSON (dataLen
+// bytes). The per-event entry point.
+//
+//go:wasmexport apply
+func wasmApply(h, nameLen, dataLen int32) (r int32) {
+	defer recoverCall(h, &r)
+	return apply(h, in[:nameLen], in[nameLen:nameLen+dataLen])
+}
+
+//go:wasmexport feed
+func wasmFeed(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return feed(h, in[:n])
+}
+
+//go:wasmexport endStream
+func wasmEndStream(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return endStream(h)
+}
+
+//go:wasmexport running
+func wasmRunning(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return running(h)
+}
+
+//go:wasmexport stop
+func wasmStop(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return stop(h)
+}
+
+//go:wasmexport addUserMessage
+func wasmAddUserMessage(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return addUserMessage(h, in[:n])
+}
+
+//go:wasmexport addToolResult
+func wasmAddToolResult(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return addToolResult(h, in[:n])
+}
+
+//go:wasmexport fail
+func wasmFail(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return fail(h, in[:n])
+}
+
+//go:wasmexport reset
+func wasmReset(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return reset(h)
+}
+
+//go:wasmexport snapshot
+func wasmSnapshot(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return snapshot(h)
+}
+
+//go:wasmexport restore
+func wasmRestore(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return restore(h, in[:n])
+}
+
+//go:wasmexport runInput
+func wasmRunInput(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return runInput(h, in[:n])
+}
+
+//go:wasmexport messages
+func wasmMessages(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return messages(h)
+}
