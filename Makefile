@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test test-go test-wasm test-js test-browser vet fuzz fuzz-smoke bench wasm run clean
+.PHONY: all test test-go test-wasm test-js test-browser test-demo vet fuzz bench wasm run clean
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser
+test: vet test-go test-wasm test-js test-browser test-demo
 
 vet:
 	$(GO) vet ./...
@@ -24,7 +24,7 @@ wasm:
 ## test-wasm: the bridge and the reducer as js/wasm under node
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/
-	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 ./wasm/ ./reducer/...
+	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -short ./wasm/ ./reducer/...
 
 ## test-js: the web module under node against the built .wasm
 test-js: wasm
@@ -44,7 +44,6 @@ clean:
 
 ## run: build the wasm module and serve the demo page with a recorded AG-UI
 ## agent (flags: make run ARGS="-speed 0.5 -addr :8080 -scenario tools")
-.PHONY: test-demo
 run:
 	$(GO) run ./cmd/wasm-build
 	$(GO) run ./cmd/agui-demo $(ARGS)
