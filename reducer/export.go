@@ -25,7 +25,7 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		return nil, err
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
-	r.chunks, r.verify = chunkState{}, verifier{}
+	r.chunks, r.verify, r.dialect = chunkState{}, verifier{}, dialectState{}
 	r.doneRuns, r.replaying = next.doneRuns, ""
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
@@ -56,6 +56,9 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		ed := fields{obj: e, typ: "snapshot error"}
 		st.Error = &RunErr{Message: ed.str("message", false)}
 		st.Error.Code, st.Error.HasCode = ed.optStr("code")
+		if b, ok := e.Get("recoverable"); ok {
+			st.Error.Recoverable, st.Error.HasRecoverable = b.(bool)
+		}
 		if ed.err != nil {
 			return ed.err
 		}
@@ -197,6 +200,10 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	}
 	t.EncryptedValue, t.HasEncrypted = d.optStr("encryptedValue")
 	t.Metadata = d.metadata()
+	t.Approval = d.object("approval")
+	if b, ok := o.Get("clientSide"); ok {
+		t.ClientSide, _ = b.(bool)
+	}
 	if d.err != nil {
 		return nil, d.err
 	}

@@ -38,6 +38,11 @@ type Options struct {
 	// tool arguments): a delta that would grow it past this is rejected
 	// (default 32 MiB).
 	MaxFieldBytes int
+
+	// Dialect selects the event shapes accepted besides canonical AG-UI
+	// (see DialectAuto and the other Dialect names): "" or "auto" detects
+	// each event's dialect, any other name accepts that dialect only.
+	Dialect string
 }
 
 // Reducer folds AG-UI events into an AgentState. It is not safe for
@@ -51,6 +56,7 @@ type Reducer struct {
 	chunks   chunkState
 	verify   verifier
 	seq      int // counter behind deterministic ids
+	dialect  dialectState
 
 	// Runs already folded, so that a replayed stream (a reconnect that
 	// resends history) converges instead of appending its text twice.
@@ -81,6 +87,7 @@ func (r *Reducer) clear() {
 	r.cited = make(map[*Message]struct{})
 	r.chunks = chunkState{}
 	r.verify = verifier{}
+	r.dialect = dialectState{}
 	r.doneRuns = make(map[string]bool)
 	r.replaying = ""
 }
@@ -104,12 +111,7 @@ func (r *Reducer) ApplyInto(c *Change, data []byte) {
 		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
 		return
 	}
-	ev, err := DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth})
-	if err != nil {
-		c.failErr(err)
-		return
-	}
-	r.applyEvent(c, &ev)
+	r.applyFrame(c, "", data)
 }
 
 // ApplyEvent folds an already decoded event into the state.

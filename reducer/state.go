@@ -51,6 +51,11 @@ type RunErr struct {
 	Message string
 	Code    string
 	HasCode bool
+
+	// Recoverable says whether the client may retry, when the agent said
+	// (the streaming dialect's error events do).
+	Recoverable    bool
+	HasRecoverable bool
 }
 
 // Step is one STEP_STARTED / STEP_FINISHED pair of the current run.
@@ -130,6 +135,12 @@ type ToolCall struct {
 	HasEncrypted    bool
 	Metadata        *jsontree.Object
 
+	// Dialects that ask the user or the client before a tool runs show it
+	// on the call: the approval request as sent ({id, needsApproval}), and
+	// whether the client, not the agent, must run the tool.
+	Approval   *jsontree.Object
+	ClientSide bool
+
 	pos    int
 	parser argsParser
 }
@@ -206,6 +217,10 @@ func (e *RunErr) appendJSON(dst []byte) []byte {
 	if e.HasCode {
 		dst = append(dst, `,"code":`...)
 		dst = jsontree.AppendString(dst, e.Code)
+	}
+	if e.HasRecoverable {
+		dst = append(dst, `,"recoverable":`...)
+		dst = strconv.AppendBool(dst, e.Recoverable)
 	}
 	return append(dst, '}')
 }
@@ -338,6 +353,14 @@ func (t *ToolCall) AppendJSON(dst []byte) []byte {
 	if t.Metadata != nil {
 		dst = appendKey(dst, &first, "metadata")
 		dst = jsontree.AppendJSON(dst, t.Metadata)
+	}
+	if t.Approval != nil {
+		dst = appendKey(dst, &first, "approval")
+		dst = jsontree.AppendJSON(dst, t.Approval)
+	}
+	if t.ClientSide {
+		dst = appendKey(dst, &first, "clientSide")
+		dst = append(dst, "true"...)
 	}
 	return append(dst, '}')
 }

@@ -1,15 +1,26 @@
 package reducer
 
 import (
+	"strconv"
+
 	"github.com/agui-reducer/agui/reducer/sse"
 )
 
 // ApplyFrameInto folds one server-sent event: eventName is the SSE "event"
 // field ("" when absent) and data its data. Canonical AG-UI frames carry
 // the event in data alone; the name matters for dialects that put the
-// event type in the SSE event line.
+// event type in the SSE event line (see Options.Dialect).
 func (r *Reducer) ApplyFrameInto(c *Change, eventName string, data []byte) {
-	r.ApplyInto(c, data)
+	if eventName == "" {
+		r.ApplyInto(c, data)
+		return
+	}
+	c.Reset()
+	if len(data) > r.opt.MaxEventBytes {
+		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
+		return
+	}
+	r.applyFrame(c, eventName, data)
 }
 
 // Stream folds a raw text/event-stream body, split anywhere, into a

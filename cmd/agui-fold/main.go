@@ -3,13 +3,17 @@
 //
 // Usage:
 //
-//	agui-fold [-messages] [-strict] FILE|-
+//	agui-fold [-messages] [-strict] [-dialect NAME] FILE|-
 //
-// The input holds one JSON event per line. With -messages it prints the
-// conversation in the official AG-UI Message[] shape (what runInput sends)
-// instead of the state. Diagnostics go to standard error, one per line,
-// prefixed by the line number of the event. The exit status is 0 unless the
-// input cannot be read.
+// The input holds one JSON event per line, or, for a FILE whose name ends in
+// .sse, a text/event-stream body (the SSE event name then counts for the
+// dialects that use it). With -messages it prints the conversation in the
+// official AG-UI Message[] shape (what runInput sends) instead of the state.
+// -dialect pins the event dialect (auto, agui, sse-contract, tanstack,
+// streaming; see docs/dialects.md); by default it is detected per event.
+// Diagnostics go to standard error, one per line, prefixed by the line
+// number of the event (the event number for SSE input). The exit status is
+// 0 unless the input cannot be read or the options are wrong.
 package main
 
 import (
@@ -19,6 +23,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/agui-reducer/agui/reducer"
 )
@@ -26,12 +32,13 @@ import (
 func main() {
 	messages := flag.Bool("messages", false, "print runInput().messages (AG-UI Message[]) instead of the state")
 	strict := flag.Bool("strict", false, "also report the orderings the official verifier rejects")
+	dialect := flag.String("dialect", reducer.DialectAuto, "event dialect: "+strings.Join(reducer.Dialects(), ", "))
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: agui-fold [-messages] [-strict] FILE|-")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: agui-fold [-messages] [-strict] [-dialect NAME] FILE|-")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 1 {
+	if flag.NArg() != 1 || !slices.Contains(reducer.Dialects(), *dialect) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -41,8 +48,12 @@ func main() {
 		os.Exit(1)
 	}
 	defer in.Close()
-	r := reducer.New(reducer.Options{Strict: *strict})
-	if err := fold(r, in, os.Stderr); err != nil {
+	r := reducer.New(reducer.Options{Strict: *strict, Dialect: *dialect})
+	foldInput := fold
+	if strings.HasSuffix(flag.Arg(0), ".sse") {
+		foldInput = foldSSE
+	}
+	if err := foldInput(r, in, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "agui-fold:", err)
 		os.Exit(1)
 	}
@@ -88,4 +99,30 @@ func fold(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
 		}
 	}
 	return sc.Err()
+}
+
+// foldSSE parses in as a text/event-stream body and applies every event,
+// writing the diagnostics to diag. An event left unterminated at the end of
+// the input is discarded, as the event-stream rules require.
+func foldSSE(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
+	s := r.NewStream()
+	n := 0
+	each := func(c *reducer.Change) {
+		n++
+		for _, d := range c.Diagnostics {
+			fmt.Fprintf(diag, "event %d: %s %s: %s\n", n, d.Level, d.Code, d.Message)
+		}
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		k, err := in.Read(buf)
+		s.Feed(buf[:k], each)
+		if err == io.EOF {
+			s.Close()
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
