@@ -221,6 +221,59 @@ func jsonBool(b bool) []byte { return strconv.AppendBool(nil, b) }
 
 func jsonValue(v jsontree.Value) []byte { return jsontree.AppendJSON(nil, v) }
 
-func messagePath(m *Message) string { return "/messages/" + strconv.Itoa(m.pos) }
+// Paths are cached on the entity until its position changes: the streamed
+// text of one message builds the same path thousands of times.
 
-func toolCallPath(t *ToolCall) string { return "/toolCalls/" + strconv.Itoa(t.pos) }
+func messagePath(m *Message) string {
+	if m.paths.pos != m.pos+1 {
+		m.paths = pathCache{pos: m.pos + 1, base: "/messages/" + strconv.Itoa(m.pos)}
+	}
+	return m.paths.base
+}
+
+func contentPath(m *Message) string {
+	base := messagePath(m)
+	if m.paths.a == "" {
+		m.paths.a = base + "/content"
+	}
+	return m.paths.a
+}
+
+func reasoningPath(m *Message) string {
+	base := messagePath(m)
+	if m.paths.b == "" {
+		m.paths.b = base + "/reasoning"
+	}
+	return m.paths.b
+}
+
+func toolCallPath(t *ToolCall) string {
+	if t.paths.pos != t.pos+1 {
+		t.paths = pathCache{pos: t.pos + 1, base: "/toolCalls/" + strconv.Itoa(t.pos)}
+	}
+	return t.paths.base
+}
+
+func argsTextPath(t *ToolCall) string {
+	base := toolCallPath(t)
+	if t.paths.a == "" {
+		t.paths.a = base + "/argsText"
+	}
+	return t.paths.a
+}
+
+func argsPath(t *ToolCall) string {
+	base := toolCallPath(t)
+	if t.paths.b == "" {
+		t.paths.b = base + "/args"
+	}
+	return t.paths.b
+}
+
+// pathCache holds an entity's JSON Pointer and two sub-paths, valid while
+// pos (position+1; 0 = unset) matches.
+type pathCache struct {
+	pos  int
+	base string
+	a, b string
+}

@@ -39,6 +39,9 @@ func (r *Reducer) transformChunks(c *Change, ev *Event, emit func(*Event)) {
 }
 
 func (r *Reducer) closeChunk(emit func(*Event)) {
+	if r.chunks.mode == chunkNone {
+		return
+	}
 	var end Event
 	switch r.chunks.mode {
 	case chunkText:

@@ -183,6 +183,16 @@ func (r *Reducer) applyFrame(c *Change, name string, data []byte) {
 		c.fail("bad_option", "unknown dialect '"+r.opt.Dialect+"' (want one of "+strings.Join(Dialects(), ", ")+")")
 		return
 	}
+	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && r.dialect.stepMsg == "" {
+		// Streamed tokens are nearly every event: decode them without a tree.
+		// The event lives in the Reducer so it does not escape per call.
+		var ok bool
+		if r.hot, ok = decodeHot(data, r.opt.MaxDepth); ok {
+			r.emit(c, &r.hot)
+			r.hot = Event{}
+			return
+		}
+	}
 	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
 	if err != nil {
 		c.fail("bad_json", "event is not valid JSON: "+err.Error())

@@ -109,7 +109,7 @@ func (r *Reducer) textContent(c *Change, ev *Event) {
 		}
 		m.contentKind, m.value = contentText, nil
 		m.text = append(m.text[:0], ev.Delta...)
-		c.replace(path+"/content", jsonString(ev.Delta))
+		c.replace(contentPath(m), jsonString(ev.Delta))
 	} else {
 		if len(m.text)+len(ev.Delta) > r.opt.MaxFieldBytes {
 			c.fail("too_large", "TEXT_MESSAGE_CONTENT: content of message '"+m.ID+"' would exceed the field limit")
@@ -118,7 +118,7 @@ func (r *Reducer) textContent(c *Change, ev *Event) {
 		m.contentKind = contentText
 		m.text = append(m.text, ev.Delta...)
 		if ev.Delta != "" {
-			c.appendText(path+"/content", ev.Delta)
+			c.appendText(contentPath(m), ev.Delta)
 		}
 	}
 	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
@@ -191,7 +191,7 @@ func (r *Reducer) reasoningContent(c *Change, ev *Event) {
 	} else {
 		m.reasoning = append(m.reasoning, ev.Delta...)
 		if ev.Delta != "" {
-			c.appendText(path+"/reasoning", ev.Delta)
+			c.appendText(reasoningPath(m), ev.Delta)
 		}
 	}
 	mergeMetadata(c, &m.Metadata, ev.Metadata, path)

@@ -57,6 +57,7 @@ type Reducer struct {
 	verify   verifier
 	seq      int // counter behind deterministic ids
 	dialect  dialectState
+	hot      Event // scratch for the token fast path
 
 	// Runs already folded, so that a replayed stream (a reconnect that
 	// resends history) converges instead of appending its text twice.

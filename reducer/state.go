@@ -96,7 +96,8 @@ type Message struct {
 	Metadata             *jsontree.Object
 	Streaming            bool
 
-	pos           int  // index in AgentState.Messages, kept in step
+	pos           int // index in AgentState.Messages, kept in step
+	paths         pathCache
 	reasoningSlot bool // created as a reasoning message (exported as role "reasoning")
 	rsTS, rsClock float64
 	rsHasTS       bool
@@ -142,6 +143,7 @@ type ToolCall struct {
 	ClientSide bool
 
 	pos    int
+	paths  pathCache
 	parser argsParser
 }
 

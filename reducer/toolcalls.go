@@ -109,12 +109,12 @@ func (r *Reducer) toolArgs(c *Change, ev *Event) {
 	path := toolCallPath(t)
 	t.args = append(t.args, ev.Delta...)
 	if ev.Delta != "" {
-		c.appendText(path+"/argsText", ev.Delta)
+		c.appendText(argsTextPath(t), ev.Delta)
 	}
 	if !t.parser.final && t.parser.p != nil && ev.Delta != "" {
-		argsPath := path + "/args"
+		ap := argsPath(t)
 		t.parser.p.Write(ev.Delta, func(e partialjson.Edit) {
-			r.argsEdit(c, argsPath, e)
+			r.argsEdit(c, ap, e)
 		})
 	}
 	mergeMetadata(c, &t.Metadata, ev.Metadata, path)
