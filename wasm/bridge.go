@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"time"
 
@@ -127,8 +128,8 @@ func newID(string) string {
 	return string(s[:])
 }
 
-// create makes a reducer from options JSON ({strict, maxEventBytes,
-// maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
+// create makes a reducer from options JSON ({strict, dialect,
+// maxEventBytes, maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
 // returns its handle.
 func create(opts []byte) int32 {
 	o := reducer.Options{Clock: func() float64 { return clock() }, NewID: newID}
@@ -154,6 +155,10 @@ func create(opts []byte) int32 {
 				o.MaxDepth, bad = intOption(val)
 			case "maxFieldBytes":
 				o.MaxFieldBytes, bad = intOption(val)
+			case "dialect":
+				name, isStr := val.(string)
+				bad = !isStr || !slices.Contains(reducer.Dialects(), name) && name != ""
+				o.Dialect = name
 			}
 			if bad {
 				return failWith("bad_options", "reducer option "+k+" has the wrong type")

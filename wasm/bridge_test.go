@@ -267,3 +267,17 @@ func TestNewIDUnique(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+func TestCreateDialectOption(t *testing.T) {
+	h := create([]byte(`{"dialect":"tanstack"}`))
+	if h <= 0 {
+		t.Fatalf("create with a known dialect failed: %d", h)
+	}
+	defer dispose(h)
+	if h := create([]byte(`{"dialect":"klingon"}`)); h > 0 {
+		t.Fatalf("an unknown dialect was accepted")
+	}
+	if h := create([]byte(`{"dialect":5}`)); h > 0 {
+		t.Fatalf("a non-string dialect was accepted")
+	}
+}

@@ -11,7 +11,7 @@ export interface AgentState {
   runId: string;
   status: 'idle' | 'running' | 'error';
   isLoading: boolean;
-  error: null | { message: string; code?: string };
+  error: null | { message: string; code?: string; /** streaming dialect: whether retrying may help */ recoverable?: boolean };
   messages: Message[];
   toolCalls: ToolCall[];
   /** Shared agent state (STATE_SNAPSHOT / STATE_DELTA). */
@@ -71,6 +71,10 @@ export interface ToolCall {
   resultMessageId?: string;
   error?: JSONValue;
   encryptedValue?: string;
+  /** An approval the agent asked for before running the tool (dialects). */
+  approval?: Record<string, unknown>;
+  /** The client must run this tool itself and send addToolResult (dialects). */
+  clientSide?: boolean;
   metadata?: JSONValue;
 }
 
@@ -112,6 +116,9 @@ export interface ChangeRecord {
 export interface ReducerOptions {
   /** Also report the orderings the official client's verifier rejects (error diagnostics). Default false. */
   strict?: boolean;
+  /** Event shapes accepted: "auto" (default: detected per event), or pinned to one of
+   *  "agui", "sse-contract", "tanstack", "streaming" (see docs/dialects.md). */
+  dialect?: 'auto' | 'agui' | 'sse-contract' | 'tanstack' | 'streaming';
   /** Reject larger events (default 16 MiB). */
   maxEventBytes?: number;
   /** Reject events nested deeper (default 512). */
