@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test test-go test-wasm test-js test-browser test-demo vet fuzz bench wasm run clean
+.PHONY: all test test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo
+test: vet test-go test-wasm test-js test-browser test-demo test-robustness
 
 vet:
 	$(GO) vet ./...
@@ -35,9 +35,36 @@ test-js: wasm
 test-browser: wasm
 	node --test --test-timeout=180000 web/test/browser/*.test.mjs
 
-## fuzz: each fuzz target for FUZZTIME (default 10s)
+## fuzz: each fuzz target of the module for FUZZTIME (default 10s), seeded
+## from <package>/testdata/fuzz; prints the executions per target
+## (make fuzz FUZZTIME=30s; .ci/run runs FUZZTIME=3s)
 fuzz:
 	bash .ci/fuzz.sh $(FUZZTIME)
+
+## test-robustness: the demo page is inert to hostile agent text (headless
+## Chromium). The hostile-input suites run in test-go (reducer/hostile_test.go,
+## reducer/robustness_test.go), test-js (web/test/hostile.test.mjs,
+## web/test/memory.test.mjs) and test-browser (web/test/browser/hostile.test.mjs).
+test-robustness: wasm
+	cd web && node --test --test-timeout=120000 test/demo/hostile.e2e.mjs
+
+## bench: the official @ag-ui/client reducer against ours on the same
+## generated streams, side by side in one Node process and in headless
+## Chromium, plus the native Go benchmarks, the module's sizes, its load
+## time and its memory (bench/README.md); writes bench/results.json and
+## bench/results-chromium.json. Timings never gate make test.
+bench: wasm bench/node_modules/.package-lock.json
+	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
+	node bench/node.mjs
+	node bench/browser.mjs
+
+## test-bench: the benchmark's correctness check (official and ours fold
+## the same stream alike; no timing)
+test-bench: wasm bench/node_modules/.package-lock.json
+	node --test bench/*.test.mjs
+
+bench/node_modules/.package-lock.json: bench/package-lock.json
+	cd bench && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
 
 clean:
 	rm -rf web/dist test-output

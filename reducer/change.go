@@ -199,10 +199,15 @@ func (c *Change) appendText(path, text string) {
 	c.Ops = append(c.Ops, Op{Kind: OpAppend, Path: path, Text: text})
 }
 
+// warn and fail are not inlined: they sit on cold paths all over the
+// handlers (see errorf).
+//
+//go:noinline
 func (c *Change) warn(code, msg string) {
 	c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: code, Level: LevelWarning, Message: msg})
 }
 
+//go:noinline
 func (c *Change) fail(code, msg string) {
 	c.Diagnostics = append(c.Diagnostics, Diagnostic{Code: code, Level: LevelError, Message: msg})
 }

@@ -1,8 +1,10 @@
 package reducer
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
@@ -100,4 +102,112 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 		ev.Metadata = v.(*jsontree.Object)
 	}
 	return ev, true
+}
+
+// The per-token events exactly as producers write them:
+// {"type":"TEXT_MESSAGE_CONTENT","messageId":"…","delta":"…"} (or
+// REASONING_MESSAGE_CONTENT), members in that order, no whitespace.
+var (
+	hotTextPrefix      = []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`)
+	hotReasoningPrefix = []byte(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
+	hotDeltaKey        = []byte(`,"delta":`)
+)
+
+// hotString scans the JSON string whose opening quote is at data[i-1] and
+// returns the index of its closing quote, whether it holds escapes and
+// whether it holds non-ASCII bytes; end is -1 at a control character or
+// the end of data.
+func hotString(data []byte, i int) (end int, escaped, high bool) {
+	for i < len(data) {
+		switch c := data[i]; {
+		case c == '"':
+			return i, escaped, high
+		case c == '\\':
+			escaped = true
+			i += 2
+		case c < 0x20:
+			return -1, false, false
+		case c >= utf8.RuneSelf:
+			high = true
+			i++
+		default:
+			i++
+		}
+	}
+	return -1, false, false
+}
+
+// applyHotText folds a streamed text or reasoning token written in the
+// exact layout above, into a message whose content (or reasoning) is
+// already a string, without the general decoder: no tree, no Event, and no
+// allocation but the delta's string. It is the same fold as textContent /
+// reasoningContent; anything else (another layout, escapes in the id,
+// invalid UTF-8, an unknown id, metadata, a size limit, an open chunk
+// stream, a replayed run, strict mode) reports false and the caller takes
+// the general path, which handles it.
+func (r *Reducer) applyHotText(c *Change, data []byte) bool {
+	if r.replaying != "" || r.chunks.mode != chunkNone || r.opt.Strict {
+		return false
+	}
+	var i int
+	reasoning := false
+	switch {
+	case bytes.HasPrefix(data, hotTextPrefix):
+		i = len(hotTextPrefix)
+	case bytes.HasPrefix(data, hotReasoningPrefix):
+		i, reasoning = len(hotReasoningPrefix), true
+	default:
+		return false
+	}
+	idEnd, idEsc, idHigh := hotString(data, i)
+	if idEnd < 0 || idEsc {
+		return false
+	}
+	id := data[i:idEnd]
+	if idHigh && !utf8.Valid(id) {
+		return false
+	}
+	i = idEnd + 1
+	if !bytes.HasPrefix(data[i:], hotDeltaKey) || i+len(hotDeltaKey) >= len(data) || data[i+len(hotDeltaKey)] != '"' {
+		return false
+	}
+	i += len(hotDeltaKey) + 1
+	dEnd, dEsc, dHigh := hotString(data, i)
+	if dEnd < 0 || dEnd+2 != len(data) || data[dEnd+1] != '}' {
+		return false
+	}
+	m := r.msgByID[string(id)]
+	if m == nil {
+		return false
+	}
+	var delta string
+	switch {
+	case dEsc:
+		var err error
+		if delta, err = jsontree.UnquoteString(data[i-1 : dEnd+1]); err != nil {
+			return false
+		}
+	case dHigh && !utf8.Valid(data[i:dEnd]):
+		return false
+	default:
+		delta = string(data[i:dEnd])
+	}
+	if reasoning {
+		if !m.hasReasoning || len(m.reasoning)+len(delta) > r.opt.MaxFieldBytes {
+			return false
+		}
+		m.reasoning = append(m.reasoning, delta...)
+		if delta != "" {
+			c.appendText(reasoningPath(m), delta)
+		}
+		return true
+	}
+	if m.contentKind != contentText || len(m.text)+len(delta) > r.opt.MaxFieldBytes {
+		return false
+	}
+	m.text = append(m.text, delta...)
+	if delta != "" {
+		c.appendText(contentPath(m), delta)
+	}
+	return true
 }

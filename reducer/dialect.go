@@ -186,6 +186,9 @@ func (r *Reducer) applyFrame(c *Change, name string, data []byte) {
 	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && r.dialect.stepMsg == "" {
 		// Streamed tokens are nearly every event: decode them without a tree.
 		// The event lives in the Reducer so it does not escape per call.
+		if r.applyHotText(c, data) {
+			return
+		}
 		var ok bool
 		if r.hot, ok = decodeHot(data, r.opt.MaxDepth); ok {
 			r.emit(c, &r.hot)

@@ -6,13 +6,20 @@ import (
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
+// restoreMaxDepth bounds snapshot nesting; memory, not the stack, is what
+// a deep snapshot costs.
+const restoreMaxDepth = 1 << 24
+
 // Snapshot returns the whole state as JSON.
 func (r *Reducer) Snapshot() []byte { return r.st.AppendJSON(nil) }
 
 // Restore replaces the state by one Snapshot produced. On error the state is
 // unchanged. The change replaces the whole document.
 func (r *Reducer) Restore(data []byte) (*Change, error) {
-	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+	// A snapshot nests values deeper than the events that carried them,
+	// and a state grown by patches has no depth bound: parsing is
+	// iterative, so restore takes any depth its own snapshots reach.
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: restoreMaxDepth})
 	if err != nil {
 		return nil, errorf("bad_snapshot", "snapshot is not valid JSON: "+err.Error())
 	}

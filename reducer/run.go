@@ -18,6 +18,23 @@ func (r *Reducer) setStatus(c *Change, status string, loading bool) {
 }
 
 func (r *Reducer) runStarted(c *Change, ev *Event) {
+	// Import the input messages first: a bad one refuses the whole event.
+	var in []*Message
+	var raws []jsontree.Value
+	if ev.Input != nil {
+		mv, _ := ev.Input.Get("messages")
+		if list, _ := mv.(*jsontree.Array); list != nil {
+			for _, raw := range list.Elems {
+				m, err := r.importMessage(raw)
+				if err != nil {
+					e := err.(*Error)
+					c.fail("bad_event", "RUN_STARTED: input."+e.Message)
+					return
+				}
+				in, raws = append(in, m), append(raws, raw)
+			}
+		}
+	}
 	r.setStatus(c, StatusRunning, true)
 	if r.st.Error != nil {
 		r.st.Error = nil
@@ -35,27 +52,14 @@ func (r *Reducer) runStarted(c *Change, ev *Event) {
 		r.st.Steps = r.st.Steps[:0]
 		c.replace("/steps", []byte("[]"))
 	}
-	if ev.Input == nil {
-		return
-	}
-	mv, _ := ev.Input.Get("messages")
-	list, _ := mv.(*jsontree.Array)
-	if list == nil {
-		return
-	}
 	// Input messages are appended when their id is new; existing ones are
 	// not updated (official semantics).
-	for _, raw := range list.Elems {
-		m, err := r.importMessage(raw)
-		if err != nil {
-			c.failErr(err)
-			continue
-		}
+	for i, m := range in {
 		if r.findMessage(m.ID) != nil {
 			continue
 		}
 		r.appendMessage(c, m)
-		r.reflectToolCalls(c, m, raw)
+		r.reflectToolCalls(c, m, raws[i])
 	}
 }
 

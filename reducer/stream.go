@@ -42,15 +42,14 @@ func (r *Reducer) NewStream() *Stream {
 // rejects (too large) yields a change with only its diagnostic.
 func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
-	errs := s.p.Feed(chunk, func(e sse.Event) {
+	s.p.FeedEach(chunk, func(e sse.Event) {
 		s.r.ApplyFrameInto(&c, e.Type, []byte(e.Data))
 		each(&c)
-	})
-	for _, err := range errs {
+	}, func(err error) {
 		c.Reset()
 		c.fail("too_large", "SSE event skipped: "+err.Error())
 		each(&c)
-	}
+	})
 }
 
 // Close ends the stream; an unterminated last event is discarded, as the

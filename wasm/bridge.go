@@ -22,14 +22,10 @@
 package main
 
 import (
-	"encoding/binary"
-	"encoding/hex"
 	"math/rand/v2"
-	"os"
-	"runtime/debug"
+	"runtime"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -87,7 +83,12 @@ func recoverCall(h int32, n *int32) {
 		msg += "non-string value"
 	}
 	if code == "panic" {
-		os.Stderr.Write(append([]byte("agui wasm: "+msg+"\n"), debug.Stack()...))
+		// print (standard error) and runtime.Stack, not os.Stderr and
+		// runtime/debug: those would bring os, syscall and syscall/js
+		// into the module (see main_js.go).
+		stack := make([]byte, 16<<10)
+		stack = stack[:runtime.Stack(stack, false)]
+		print("agui wasm: ", msg, "\n", string(stack), "\n")
 	}
 	c := reducer.Change{Diagnostics: []reducer.Diagnostic{{Code: code, Level: reducer.LevelError, Message: msg}}}
 	if inst := instances[h]; inst != nil && inst.r != nil && code == "panic" {
@@ -101,30 +102,39 @@ func recoverCall(h int32, n *int32) {
 	*n = -int32(len(out))
 }
 
-// clock is the reducers' Options.Clock: the bridge may read the system
-// clock, the reducer may not. Tests replace it.
-var clock = func() float64 { return float64(time.Now().UnixNano()) / 1e6 }
+// clock is the reducers' Options.Clock, in milliseconds: the bridge may
+// read the system clock, the reducer may not. The reducer only subtracts
+// two readings (reasoning durations), so a monotonic clock is what it
+// wants. Tests replace it.
+var clock = monotonicMs
 
 // newID returns a random (version 4) UUID, as AG-UI clients use for run and
 // message ids. math/rand/v2's generator (ChaCha8, seeded by the runtime from
 // crypto.getRandomValues) gives unique ids; crypto/rand would add 42 KB of
 // brotli to the module for secrecy that ids do not need.
+//
+// The bytes and hex digits are written by hand: encoding/hex imports fmt,
+// which would bring os and syscall/js into the module.
 func newID(string) string {
 	var b [16]byte
-	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
-	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	for i, x := range [2]uint64{rand.Uint64(), rand.Uint64()} {
+		for j := range 8 {
+			b[8*i+j] = byte(x >> (8 * j))
+		}
+	}
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
+	const digits = "0123456789abcdef"
 	var s [36]byte
-	hex.Encode(s[0:8], b[0:4])
-	s[8] = '-'
-	hex.Encode(s[9:13], b[4:6])
-	s[13] = '-'
-	hex.Encode(s[14:18], b[6:8])
-	s[18] = '-'
-	hex.Encode(s[19:23], b[8:10])
-	s[23] = '-'
-	hex.Encode(s[24:], b[10:])
+	n := 0
+	for i, x := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			s[n] = '-'
+			n++
+		}
+		s[n], s[n+1] = digits[x>>4], digits[x&0x0f]
+		n += 2
+	}
 	return string(s[:])
 }
 
@@ -191,6 +201,61 @@ func apply(h int32, name, data []byte) int32 {
 	inst.r.ApplyFrameInto(&inst.change, string(name), data)
 	out = inst.change.AppendJSON(out[:0])
 	return ok()
+}
+
+// Compact records. applyCompact returns a change record that is a single
+// string append to a message's content or reasoning (nearly every event of
+// a stream: the streamed tokens) as
+//
+//	[0x01, field, index as uint32 little-endian, the appended text as UTF-8]
+//
+// with field 1 for /messages/<index>/content and 2 for
+// /messages/<index>/reasoning, so that JS reads the text without
+// TextDecoder and JSON.parse. Anything else comes back as the JSON record,
+// as from apply (a JSON record starts with '{', never with 0x01).
+const (
+	compactAppend    = 1
+	compactContent   = 1
+	compactReasoning = 2
+)
+
+func applyCompact(h int32, name, data []byte) int32 {
+	inst := lookup(h)
+	inst.r.ApplyFrameInto(&inst.change, string(name), data)
+	c := &inst.change
+	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend {
+		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
+			out = append(out[:0], compactAppend, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
+			out = append(out, c.Ops[0].Text...)
+			return ok()
+		}
+	}
+	out = c.AppendJSON(out[:0])
+	return ok()
+}
+
+// messageField parses "/messages/<index>/content" or "/reasoning".
+func messageField(path string) (field byte, index uint32, ok bool) {
+	const prefix = "/messages/"
+	if len(path) <= len(prefix) || path[:len(prefix)] != prefix {
+		return 0, 0, false
+	}
+	i := len(prefix)
+	start := i
+	for i < len(path) && path[i] >= '0' && path[i] <= '9' && i-start < 9 {
+		index = index*10 + uint32(path[i]-'0')
+		i++
+	}
+	if i == start || (path[start] == '0' && i-start > 1) {
+		return 0, 0, false
+	}
+	switch path[i:] {
+	case "/content":
+		return compactContent, index, true
+	case "/reasoning":
+		return compactReasoning, index, true
+	}
+	return 0, 0, false
 }
 
 // feed parses a piece of an SSE body, split anywhere, and folds every event

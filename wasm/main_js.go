@@ -3,22 +3,40 @@
 package main
 
 import (
-	"os"
-	"syscall/js"
 	"unsafe"
 )
 
-// main tells JS the exports are ready, then keeps the runtime alive. JS
-// passes the name of a global function to call as the first argument, so
-// that several modules can load at once.
+// started is set once main runs.
+var started bool
+
+// main marks the module ready, then keeps the runtime alive.
+//
+// The module imports neither syscall/js nor os nor time (together about
+// 80 KB of the brotli-compressed module): no exported function needs them.
+// It needs no ready callback either: wasm_exec.js's go.run() runs the
+// program synchronously until main blocks here, so when go.run() returns,
+// the exports are callable and ready() reports 1 (web/agui.js checks it).
 func main() {
-	if len(os.Args) > 1 {
-		if f := js.Global().Get(os.Args[1]); f.Type() == js.TypeFunction {
-			f.Invoke()
-		}
-	}
+	started = true
 	select {}
 }
+
+//go:wasmexport ready
+func wasmReady() int32 {
+	if started {
+		return 1
+	}
+	return 0
+}
+
+// nanotime is the runtime's monotonic clock. The runtime keeps it reachable
+// by linkname on purpose ("many external packages also linkname nanotime");
+// the time package would bring syscall/js into the module.
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+func monotonicMs() float64 { return float64(nanotime()) / 1e6 }
 
 // Buffers. JS re-reads outPtr after every call (append may move it) and
 // re-creates its memory views when the wasm memory grows.
@@ -65,6 +83,15 @@ func wasmDispose(h int32) (r int32) {
 func wasmApply(h, nameLen, dataLen int32) (r int32) {
 	defer recoverCall(h, &r)
 	return apply(h, in[:nameLen], in[nameLen:nameLen+dataLen])
+}
+
+// applyCompact: apply, with the compact form for a single text append
+// (bridge.go describes it).
+//
+//go:wasmexport applyCompact
+func wasmApplyCompact(h, nameLen, dataLen int32) (r int32) {
+	defer recoverCall(h, &r)
+	return applyCompact(h, in[:nameLen], in[nameLen:nameLen+dataLen])
 }
 
 //go:wasmexport feed

@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 )
 
 // The bridge only makes sense as WebAssembly; natively this package exists
@@ -13,3 +14,5 @@ func main() {
 	fmt.Fprintln(os.Stderr, "agui wasm bridge: build with GOOS=js GOARCH=wasm (make wasm)")
 	os.Exit(2)
 }
+
+func monotonicMs() float64 { return float64(time.Now().UnixNano()) / 1e6 }

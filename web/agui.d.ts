@@ -223,7 +223,8 @@ export interface Reducer extends MirrorAPI {
   /** Empties the state (a new conversation). */
   reset(): ChangeRecord;
   snapshot(): AgentState;
-  /** Replaces the state by a snapshot; a bad one yields an error diagnostic and changes nothing. */
+  /** Replaces the state by a snapshot; a bad one (or one JSON.stringify cannot encode) yields an
+   *  error diagnostic and changes nothing. */
   restore(snapshot: AgentState | string): ChangeRecord;
   /** The RunAgentInput for the next request (fresh runId, official Message[] shape). */
   runInput(options?: RunInputOptions): RunAgentInput;
@@ -254,6 +255,9 @@ export interface WorkerReducer extends MirrorAPI {
 
 export interface ReducerFactory {
   createReducer(options?: ReducerOptions): Reducer;
+  /** Bytes of linear memory the wasm module holds now (WebAssembly memory grows and never
+   *  shrinks; the Go heap reuses it after reset() or dispose()). For monitoring. */
+  memoryBytes(): number;
   /** true once the Go runtime has exited; every call then throws. */
   readonly exited: boolean;
 }

@@ -19,8 +19,6 @@ const decoder = new TextDecoder();
 // ---------------------------------------------------------------------------
 // Loading
 
-let readySeq = 0;
-
 function defaultWasmURL() {
   return new URL('./dist/agui.wasm', import.meta.url);
 }
@@ -36,24 +34,24 @@ async function loadCore(wasmURL = defaultWasmURL(), options = {}) {
     ?? (isLocation ? new URL('wasm_exec.js', new URL(wasmURL, baseURL())) : new URL('./dist/wasm_exec.js', import.meta.url));
   const Go = await goClass(String(wasmExecURL));
   const go = new Go();
-  const readyName = `__aguiReducerReady${++readySeq}_${Math.random().toString(36).slice(2)}`;
-  go.argv = ['agui', readyName];
+  go.argv = ['agui'];
   let exitCode = null;
   go.exit = (code) => {
     exitCode = code;
     if (code !== 0) console.error(`agui reducer: the Go runtime exited with code ${code}`);
   };
-  const ready = new Promise((resolve) => { globalThis[readyName] = resolve; });
-  try {
-    const instance = await instantiate(isLocation ? new URL(wasmURL, baseURL()) : wasmURL, go.importObject);
-    const exited = go.run(instance); // resolves only when Go exits: not awaited
-    await Promise.race([ready, exited.then(() => {
-      throw new Error(`agui reducer: the Go runtime exited while starting (exit code ${exitCode})`);
-    })]);
-    return new Core(go, instance, () => exitCode);
-  } finally {
-    delete globalThis[readyName];
+  const instance = await instantiate(isLocation ? new URL(wasmURL, baseURL()) : wasmURL, go.importObject);
+  // go.run() runs the Go program synchronously until main() blocks (or the
+  // program exits), so once it returns the exports are callable: no ready
+  // callback is needed (wasm/main_js.go). Its promise resolves only when Go
+  // exits: not awaited.
+  const exited = go.run(instance);
+  if (go.exited) {
+    await exited;
+    throw new Error(`agui reducer: the Go runtime exited while starting (exit code ${exitCode})`);
   }
+  if (instance.exports.ready() !== 1) throw new Error('agui reducer: the Go program did not start');
+  return new Core(go, instance, () => exitCode);
 }
 
 const goClasses = new Map(); // wasm_exec.js URL → the Go class it defined
@@ -110,8 +108,14 @@ class Core {
     this.exitCode = exitCode;
     this.buffer = null;
     this.u8 = null;
+    this.inView = null; // the input buffer's bytes, while memory does not grow
     this.inPtr = this.x.inPtr() >>> 0;
     this.inCap = this.x.inCap();
+    this.compact = typeof this.x.applyCompact === 'function';
+    // applyCompact's single text append, when it returned COMPACT
+    this.appendKey = '';
+    this.appendIndex = 0;
+    this.appendText = '';
   }
 
   get exited() { return this.go.exited === true; }
@@ -127,10 +131,13 @@ class Core {
 
   /** The whole wasm memory; re-created when memory grows (which detaches views). */
   view() {
-    const buffer = this.x.mem.buffer;
-    if (buffer !== this.buffer) {
-      this.buffer = buffer;
-      this.u8 = new Uint8Array(buffer);
+    // Growing the memory detaches the old buffer, and a view of a detached
+    // buffer has length 0: cheaper to test than reading mem.buffer (a
+    // getter into the engine) on every call.
+    if (this.u8 === null || this.u8.length === 0) {
+      this.buffer = this.x.mem.buffer;
+      this.u8 = new Uint8Array(this.buffer);
+      this.inView = null;
     }
     return this.u8;
   }
@@ -139,6 +146,14 @@ class Core {
     this.inPtr = this.x.growIn(n) >>> 0;
     this.check();
     this.inCap = this.x.inCap();
+    this.inView = null;
+  }
+
+  /** The input buffer from offset off (a cached view for off 0). */
+  input(off) {
+    const u8 = this.view();
+    if (off !== 0) return u8.subarray(this.inPtr + off, this.inPtr + this.inCap);
+    return this.inView ??= u8.subarray(this.inPtr, this.inPtr + this.inCap);
   }
 
   /** Writes a string (as UTF-8) or bytes at offset off of the input buffer. */
@@ -146,12 +161,12 @@ class Core {
     if (typeof v === 'string') {
       if (off + v.length * 3 > this.inCap) {
         if (off + v.length <= this.inCap) { // ASCII-heavy text may still fit
-          const r = encoder.encodeInto(v, this.view().subarray(this.inPtr + off, this.inPtr + this.inCap));
+          const r = encoder.encodeInto(v, this.input(off));
           if (r.read === v.length) return r.written;
         }
         this.grow(off + v.length * 3);
       }
-      return encoder.encodeInto(v, this.view().subarray(this.inPtr + off, this.inPtr + this.inCap)).written;
+      return encoder.encodeInto(v, this.input(off)).written;
     }
     if (off + v.byteLength > this.inCap) this.grow(off + v.byteLength);
     this.view().set(v, this.inPtr + off);
@@ -180,6 +195,30 @@ class Core {
     return this.result(this.x.apply(h, nameLen, this.put(nameLen, data)));
   }
 
+  /**
+   * apply through the applyCompact export: returns COMPACT when the record
+   * is a single text append (then in appendKey, appendIndex, appendText),
+   * else what apply returns.
+   */
+  applyCompact(h, data, name) {
+    if (!this.compact) return this.apply(h, data, name);
+    this.check();
+    const nameLen = name ? this.put(0, name) : 0;
+    const n = this.x.applyCompact(h, nameLen, this.put(nameLen, data));
+    if (n >= 6) {
+      this.check();
+      const p = this.x.outPtr() >>> 0;
+      const u8 = this.view();
+      if (u8[p] === 1) {
+        this.appendKey = u8[p + 1] === 1 ? 'content' : 'reasoning';
+        this.appendIndex = (u8[p + 2] | (u8[p + 3] << 8) | (u8[p + 4] << 16) | (u8[p + 5] << 24)) >>> 0;
+        this.appendText = decodeText(u8, p + 6, p + n);
+        return COMPACT;
+      }
+    }
+    return this.result(n);
+  }
+
   /** Calls export fn(h) or, with arg (JSON text or bytes), fn(h, length). */
   call(fn, h, arg) {
     this.check();
@@ -194,6 +233,21 @@ class Core {
     this.check();
     return n;
   }
+}
+
+/** What Core.applyCompact returns for a single text append. */
+const COMPACT = Object.freeze({ ok: true, text: null });
+
+/** UTF-8 → string; short ASCII text without TextDecoder's fixed cost. */
+function decodeText(u8, start, end) {
+  if (end - start > 32) return decoder.decode(u8.subarray(start, end));
+  let s = '';
+  for (let i = start; i < end; i++) {
+    const c = u8[i];
+    if (c >= 0x80) return decoder.decode(u8.subarray(start, end));
+    s += String.fromCharCode(c);
+  }
+  return s;
 }
 
 function diagnosticError(record) {
@@ -227,6 +281,10 @@ function badEventRecord(err) {
   return { diagnostics: [{ code: 'bad_event', level: 'error', message: `event is not JSON-serialisable: ${err.message}` }] };
 }
 
+function badSnapshotRecord(err) {
+  return { diagnostics: [{ code: 'bad_snapshot', level: 'error', message: `snapshot is not JSON-serialisable: ${err.message}` }] };
+}
+
 // ---------------------------------------------------------------------------
 // Applying change records with structural sharing
 
@@ -251,6 +309,20 @@ function arrayIndex(arr, seg, path, allowEnd) {
     throw new Error(`index ${seg} out of range in ${path}`);
   }
   return i;
+}
+
+// Paths of the compact appends, cached for the message being streamed.
+let lastAppendKey = '';
+let lastAppendIndex = -1;
+let lastAppendPath = '';
+
+function appendPath(key, index) {
+  if (key !== lastAppendKey || index !== lastAppendIndex) {
+    lastAppendKey = key;
+    lastAppendIndex = index;
+    lastAppendPath = `/messages/${index}/${key}`;
+  }
+  return lastAppendPath;
 }
 
 function shallowCopy(v) {
@@ -386,7 +458,14 @@ class Mirror {
   }
 
   _notify() {
-    for (const { listener } of [...this.#listeners]) {
+    const listeners = this.#listeners;
+    if (listeners.size === 0) return;
+    if (listeners.size === 1) { // the common case, without copying the set
+      const { listener } = listeners.values().next().value;
+      try { listener(); } catch (err) { this._report(err); }
+      return;
+    }
+    for (const { listener } of [...listeners]) {
       try { listener(); } catch (err) { this._report(err); }
     }
   }
@@ -416,6 +495,33 @@ class Mirror {
     else if (this.#state !== before) this._notify();
   }
 
+  /**
+   * _commit of the record {ops:[{op:'append', path:'/messages/<index>/<key>',
+   * value: text}]}, without parsing its path: the streamed-token fast path.
+   * The same structural sharing: a new root, a new messages array, a new
+   * message object; everything else keeps its identity.
+   */
+  _commitAppend(rec, key, index, text) {
+    const root = this.#state;
+    const msgs = this.#stale || root === null || typeof root !== 'object' ? undefined : root.messages;
+    const m = Array.isArray(msgs) && index < msgs.length ? msgs[index] : undefined;
+    if (m === null || typeof m !== 'object' || !hasOwn.call(m, key) || typeof m[key] !== 'string') {
+      this._commit([rec]); // the general path reports (and resynchronises)
+      return;
+    }
+    // Spreads of their own (not shallowCopy's): each site sees few shapes,
+    // so V8 clones with a monomorphic inline cache.
+    const message = { ...m };
+    message[key] = m[key] + text;
+    const messages = msgs.slice();
+    messages[index] = message;
+    const next = { ...root };
+    next.messages = messages;
+    this.#state = next;
+    this._emit('change', rec);
+    this._notify();
+  }
+
   /** Replaces the whole mirror (a snapshot after a failed op). */
   _replaceState(state) {
     this.#stale = false;
@@ -435,6 +541,8 @@ class ReducerFactory {
   get exited() { return this.#core.exited; }
   /** @internal for tests: the Go instance of wasm_exec.js */
   get _go() { return this.#core.go; }
+  /** Bytes of linear memory the wasm module holds (it grows, never shrinks). */
+  memoryBytes() { return this.#core.x.mem.buffer.byteLength; }
   createReducer(options = {}) {
     const core = this.#core;
     const h = core.create(JSON.stringify(options ?? {}));
@@ -497,7 +605,17 @@ class AguiReducer extends Mirror {
       this._commit([rec]);
       return rec;
     }
-    return this.#record(this.#core.apply(h, data, sseEventName));
+    const core = this.#core;
+    const result = core.applyCompact(h, data, sseEventName);
+    if (result === COMPACT) {
+      const key = core.appendKey;
+      const index = core.appendIndex;
+      const value = core.appendText;
+      const rec = { ops: [{ op: 'append', path: appendPath(key, index), value }] };
+      this._commitAppend(rec, key, index, value);
+      return rec;
+    }
+    return this.#record(result);
   }
 
   feed(chunk) {
@@ -538,8 +656,14 @@ class AguiReducer extends Mirror {
   }
 
   restore(snapshot) {
-    const text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
-    return this.#record(this.#core.call('restore', this.#handle(), text));
+    const h = this.#handle();
+    let text;
+    try { text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot); } catch (err) {
+      const rec = badSnapshotRecord(err); // cyclic, BigInt, nested past the JS stack
+      this._commit([rec]);
+      return rec;
+    }
+    return this.#record(this.#core.call('restore', h, text));
   }
 
   runInput(options = {}) {
@@ -791,7 +915,17 @@ class WorkerReducer extends Mirror {
   stop() { return this.#call('stop', []); }
   reset() { return this.#call('reset', []); }
   snapshot() { return this.#call('snapshot', []); }
-  restore(snapshot) { return this.#call('restore', [typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot)]); }
+  restore(snapshot) {
+    let text = snapshot;
+    if (typeof snapshot !== 'string') {
+      try { text = JSON.stringify(snapshot); } catch (err) {
+        const rec = badSnapshotRecord(err);
+        this._commit([rec]);
+        return Promise.resolve(rec);
+      }
+    }
+    return this.#call('restore', [text]);
+  }
   runInput(options = {}) { return this.#call('runInput', [JSON.stringify(options ?? {})]); }
   messages() { return this.#call('messages', []); }
 

@@ -1,7 +1,6 @@
 package jsontree
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -22,6 +21,15 @@ type ConvertError struct {
 }
 
 func (e *ConvertError) Error() string { return "jsontree: " + e.Msg }
+
+// jsonNumber is the method set of encoding/json's Number. Matching it
+// instead of naming the type keeps encoding/json (and, through fmt, os and
+// syscall/js) out of the WebAssembly module, which never calls FromGo.
+type jsonNumber interface {
+	String() string
+	Float64() (float64, error)
+	Int64() (int64, error)
+}
 
 // FromGo converts a Go value of the kind encoding/json produces into a
 // Value: nil, bool, string, float64 (and the other integer and float
@@ -49,8 +57,8 @@ func fromGo(v any, depth int) (Value, error) {
 		return validString(x), nil
 	case Number:
 		return checkNumber(string(x))
-	case json.Number:
-		return checkNumber(string(x))
+	case jsonNumber:
+		return checkNumber(x.String())
 	case float64:
 		return formatFloat(x, 64)
 	case float32:

@@ -1,7 +1,6 @@
 package jsontree
 
 import (
-	"encoding/binary"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -445,7 +444,7 @@ func (p *parser) str() ([]byte, error) {
 		// that is in fact plain (never the reverse); the byte loop below
 		// sorts that out.
 		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
+			w := le64(data[i:])
 			if ((w-lo20)|((w^qq)-lo01)|((w^bsbs)-lo01)|w)&hi80 != 0 {
 				break
 			}

@@ -2,7 +2,6 @@ package jsontree
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
@@ -249,7 +248,7 @@ func (p *parser) skipStr() error {
 		// and its top bit is clear; borrows can flag bytes above a true
 		// match but never below one, so the lowest flagged byte is exact.
 		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
+			w := le64(data[i:])
 			if m := ((w - lo20) | ((w ^ qq) - lo01) | ((w ^ bsbs) - lo01)) &^ w & hi80; m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto special
@@ -403,4 +402,13 @@ func (p *parser) checkString() (plain bool, err error) {
 	}
 	s := data[1 : len(data)-1]
 	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s), nil
+}
+
+// le64 reads eight bytes little-endian, as encoding/binary's LittleEndian
+// does (the compiler turns it into one load where it can). encoding/binary
+// is not imported: it brings reflect into the WebAssembly module.
+func le64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }

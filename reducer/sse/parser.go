@@ -59,6 +59,7 @@ type Parser struct {
 
 	typCache string // previous event type, to avoid re-allocating it
 	errs     []error
+	onErr    func(error) // FeedEach: report errors in stream order
 }
 
 // NewParser returns a parser positioned at the start of a stream.
@@ -145,6 +146,16 @@ func (p *Parser) Feed(chunk []byte, emit func(Event)) []error {
 	errs := p.errs
 	p.errs = nil
 	return errs
+}
+
+// FeedEach is Feed reporting each error through onError at its place in
+// the stream, between the events emitted before and after it.
+func (p *Parser) FeedEach(chunk []byte, emit func(Event), onError func(error)) {
+	p.onErr = onError
+	defer func() { p.onErr = nil }()
+	for _, err := range p.Feed(chunk, emit) {
+		onError(err)
+	}
 }
 
 func indexFrom(b []byte, from int, c byte) int {
@@ -235,7 +246,12 @@ func (p *Parser) endLine(b []byte, emit func(Event)) {
 
 // tooLarge reports the current event as oversized and starts skipping it.
 func (p *Parser) tooLarge() {
-	p.errs = append(p.errs, &Error{Code: CodeTooLarge, Offset: p.lineStart, Limit: p.max})
+	err := &Error{Code: CodeTooLarge, Offset: p.lineStart, Limit: p.max}
+	if p.onErr != nil {
+		p.onErr(err)
+	} else {
+		p.errs = append(p.errs, err)
+	}
 	p.skipping = true
 	p.skipLine = false
 	// Drop the buffers rather than truncate them: they may be huge.

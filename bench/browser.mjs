@@ -1,0 +1,144 @@
+// make bench, Chromium part: the same benchmark (core.mjs) in a page of
+// headless Chromium (Debian's /usr/bin/chromium driven by playwright-core),
+// served from 127.0.0.1 by a tiny server. The official client runs
+// unbundled through an import map (importmap.mjs); the page is
+// cross-origin isolated so performance.now() has 5 µs resolution, not
+// 100 µs. Prints the table and writes bench/results-chromium.json.
+//
+//   node bench/browser.mjs [--quick] [--out FILE]
+
+import http from 'node:http';
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, normalize, extname, sep, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { buildImportMap } from './importmap.mjs';
+import { table } from './report.mjs';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const root = dirname(benchDir);
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const outIdx = args.indexOf('--out');
+const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-chromium.json');
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.cjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
+
+function page(importMap) {
+  return `<!doctype html>
+<meta charset="utf-8">
+<title>agui bench</title>
+<script type="importmap">${JSON.stringify(importMap)}</script>
+<script type="module">
+  import { runBench } from '/bench/core.mjs';
+  window.runBench = (opts) => runBench({
+    ...opts,
+    wasmURL: new URL('/web/dist/agui.wasm', location.href),
+    now: () => performance.now(),
+    log: (s) => console.log('[chromium] ' + s),
+  });
+  window.benchReady = true;
+</script>
+`;
+}
+
+/** Serves /bench/ and /web/ of the repository (and the page) on 127.0.0.1. */
+async function startServer(html) {
+  const server = http.createServer(async (req, res) => {
+    const headers = {
+      // Cross-origin isolation: high-resolution timers.
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+      'Cache-Control': 'no-store',
+    };
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+      if (path === '/favicon.ico') {
+        res.writeHead(204, headers);
+        res.end();
+        return;
+      }
+      if (path === '/bench/page.html') {
+        res.writeHead(200, { ...headers, 'Content-Type': types['.html'] });
+        res.end(html);
+        return;
+      }
+      const file = normalize(join(root, path));
+      const allowed = [join(root, 'bench') + sep, join(root, 'web') + sep];
+      if (!allowed.some((d) => file.startsWith(d)) || !existsSync(file)) {
+        res.writeHead(404, headers);
+        res.end('not found');
+        return;
+      }
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500, headers);
+      res.end(String(err));
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
+}
+
+if (!existsSync(executablePath)) {
+  console.error(`${executablePath} is missing: apt-get install chromium (or set CHROMIUM)`);
+  process.exit(1);
+}
+
+const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
+const server = await startServer(page(importMap));
+const profile = await mkdtemp(join(tmpdir(), 'agui-bench-chromium-'));
+let context;
+const t0 = Date.now();
+try {
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-quic',
+    ],
+  });
+  const p = context.pages()[0] ?? await context.newPage();
+  p.setDefaultTimeout(0);
+  const problems = [];
+  p.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+    else if (m.text().startsWith('[chromium]')) console.error(`  ${m.text()}`);
+  });
+  p.on('pageerror', (e) => problems.push(e.message));
+  p.on('request', (r) => { if (!r.url().startsWith(server.url)) problems.push(`request outside 127.0.0.1: ${r.url()}`); });
+  await p.goto(`${server.url}/bench/page.html`);
+  await p.waitForFunction(() => window.benchReady === true || undefined, null, { timeout: 60_000 }).catch(() => {
+    throw new Error(`the bench page did not load: ${problems.join('; ')}`);
+  });
+  const isolated = await p.evaluate(() => globalThis.crossOriginIsolated === true);
+  const res = await p.evaluate((o) => window.runBench(o), quick
+    ? { lengths: [5, 25], reps: 2, memoryConversations: 3, memoryTurns: 10, parseBlocks: 10 }
+    : {});
+  res.runtime = { name: 'chromium', version: context.browser()?.version() ?? (await p.evaluate(() => navigator.userAgent)), crossOriginIsolated: isolated };
+  res.elapsedS = (Date.now() - t0) / 1000;
+  if (problems.length) res.problems = problems;
+  await writeFile(out, JSON.stringify(res, null, 2) + '\n');
+  const ua = await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
+  console.log(table(res, `Chromium (${ua}, headless${isolated ? ', cross-origin isolated' : ''}), ${res.meta.reps} interleaved reps, medians`));
+  if (problems.length) console.log(`\npage problems: ${problems.join('; ')}`);
+  console.log(`\nwrote ${out.startsWith(benchDir) ? 'bench/' + out.slice(benchDir.length + 1) : out} (${res.elapsedS.toFixed(0)} s)`);
+} finally {
+  await context?.close();
+  await server.close();
+  await rm(profile, { recursive: true, force: true });
+}

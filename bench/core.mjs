@@ -1,0 +1,321 @@
+// The benchmark itself, the same code in Node (node.mjs) and in a Chromium
+// page (browser.mjs → page.html): the official @ag-ui/client pipeline and our
+// wasm reducer through web/agui.js fold the same generated streams, turn by
+// turn, interleaved, in one JS runtime. bench/README.md describes the method.
+
+import { generate } from './gen.mjs';
+import { officialAgent, officialRun } from './official.mjs';
+import { loadReducer, __internal } from '../web/agui.js';
+
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const best = (a) => Math.min(...a);
+
+/** The wasm memory of a factory, in bytes. */
+export function wasmMemory(factory) {
+  if (typeof factory.memoryBytes === 'function') return factory.memoryBytes();
+  return factory._go._inst.exports.mem.buffer.byteLength;
+}
+
+/** Yields to the event loop (lets Chromium breathe between long measurements). */
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+/**
+ * Our side of a fold: one reducer of a factory, one subscriber reading
+ * what a UI reads, events applied as the JSON text they arrive as.
+ */
+function ourReducer(factory) {
+  const r = factory.createReducer({});
+  let seen = 0;
+  r.subscribe(() => { seen += r.state.messages.length; });
+  return { r, seen: () => seen };
+}
+
+function foldOurs(r, texts) {
+  for (let i = 0; i < texts.length; i++) r.apply(texts[i]);
+}
+
+/**
+ * Runs the whole benchmark. options: {wasmURL, lengths, reps, fullMax,
+ * now, log, quick}. Resolves to the results object (see README.md).
+ */
+export async function runBench(options = {}) {
+  const {
+    wasmURL,
+    lengths = [5, 25, 100, 400],
+    reps = 5, // official; each at 100 turns folds 25,763 events at ~200 µs
+    oursReps = 11,
+    fullMax = 100, // the official reducer folds whole conversations up to this length
+    now = () => performance.now(),
+    log = () => {},
+    seed = 42,
+    parseBlocks = 100,
+    memoryConversations = 20,
+    memoryTurns = 100,
+  } = options;
+
+  const results = { lengths: [], textContent: null, load: null, memory: null, meta: {} };
+
+  // Load: from loadReducer() to a factory that can create reducers.
+  const loads = [];
+  let factory;
+  for (let i = 0; i < 3; i++) {
+    const t0 = now();
+    const f = await loadReducer(wasmURL);
+    f.createReducer({}).dispose();
+    loads.push(now() - t0);
+    factory = f;
+  }
+  results.load = { firstMs: loads[0], bestMs: best(loads), medianMs: median(loads) };
+  log(`loadReducer() → ready: first ${loads[0].toFixed(1)} ms, best ${best(loads).toFixed(1)} ms`);
+
+  const maxTurns = Math.max(...lengths);
+  const conv = generate({ turns: maxTurns, seed });
+  const texts = conv.turns.map((t) => t.events.map((e) => JSON.stringify(e)));
+  const eventsUpTo = (n) => { let s = 0; for (let t = 0; t < n; t++) s += texts[t].length; return s; };
+  results.meta = {
+    seed,
+    eventsPerTurn: texts.map((t) => t.length).slice(0, 3),
+    bytesPerTurn: texts[1].reduce((s, x) => s + x.length, 0),
+    eventsAt: Object.fromEntries(lengths.map((n) => [n, eventsUpTo(n)])),
+    reps,
+    oursReps,
+    fullMax,
+  };
+
+  // Warm-up: both sides' JS optimised and the wasm tiered up (V8 compiles
+  // wasm with its baseline compiler first, and hot functions again later).
+  for (let i = 0; i < 3; i++) {
+    const agent = officialAgent();
+    for (let t = 0; t < Math.min(10, maxTurns); t++) await officialRun(agent, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
+    const { r } = ourReducer(factory);
+    for (let t = 0; t < Math.min(30, maxTurns); t++) foldOurs(r, texts[t]);
+    r.dispose();
+  }
+
+  for (const n of lengths) {
+    const last = n - 1;
+    const lastEvents = texts[last].length;
+    const o = { window: [], total: [] };
+    const u = { window: [], total: [] };
+    for (let rep = 0; rep < Math.max(reps, oursReps); rep++) {
+      // Alternate which side goes first.
+      const sides = (rep % 2 ? ['ours', 'official'] : ['official', 'ours']).filter((s) => s === 'ours' ? rep < oursReps : rep < reps);
+      for (const side of sides) {
+        await tick();
+        if (side === 'official') {
+          let agent;
+          let prefix = 0;
+          if (n <= fullMax) {
+            agent = officialAgent();
+            const t0 = now();
+            for (let t = 0; t < last; t++) await officialRun(agent, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
+            prefix = now() - t0;
+          } else {
+            // Too slow to fold whole: start from what n-1 turns fold into.
+            agent = officialAgent(conv.messages(last), conv.state(last));
+          }
+          const t1 = now();
+          await officialRun(agent, conv.threadId, conv.turns[last].runId, conv.turns[last].events);
+          const w = now() - t1;
+          o.window.push(w);
+          if (n <= fullMax) o.total.push(prefix + w);
+          if (agent.messages.length !== 3 * n) throw new Error(`official: ${agent.messages.length} messages after ${n} turns`);
+        } else {
+          const { r, seen } = ourReducer(factory);
+          const t0 = now();
+          for (let t = 0; t < last; t++) foldOurs(r, texts[t]);
+          const t1 = now();
+          foldOurs(r, texts[last]);
+          const t2 = now();
+          u.window.push(t2 - t1);
+          u.total.push(t2 - t0);
+          if (r.state.messages.length !== 3 * n || seen() === 0) throw new Error(`ours: ${r.state.messages.length} messages after ${n} turns`);
+          r.dispose();
+        }
+      }
+    }
+    const us = (ms, events) => (ms * 1000) / events;
+    const row = {
+      turns: n,
+      events: eventsUpTo(n),
+      windowEvents: lastEvents,
+      official: {
+        perEventUs: us(median(o.window), lastEvents),
+        perEventBestUs: us(best(o.window), lastEvents),
+        totalMs: o.total.length ? median(o.total) : null,
+        windowMs: o.window,
+      },
+      ours: {
+        perEventUs: us(median(u.window), lastEvents),
+        perEventBestUs: us(best(u.window), lastEvents),
+        totalMs: median(u.total),
+        windowMs: u.window,
+      },
+    };
+    row.ratio = row.official.perEventUs / row.ours.perEventUs;
+    row.totalRatio = row.official.totalMs != null ? row.official.totalMs / row.ours.totalMs : null;
+    results.lengths.push(row);
+    log(`${n} turns: official ${row.official.perEventUs.toFixed(1)} µs/event, ours ${row.ours.perEventUs.toFixed(2)} µs/event, ratio ${row.ratio.toFixed(1)}×`);
+  }
+
+  // The official total at lengths past fullMax: estimated from the per-event
+  // costs measured at each length (linear in the turn, as the profile shows:
+  // every event clones the whole conversation).
+  const fit = linearFit(results.lengths.map((r) => [r.turns, r.official.perEventUs]));
+  results.officialFit = fit;
+  for (const row of results.lengths) {
+    if (row.official.totalMs == null) {
+      let s = 0;
+      for (let t = 0; t < row.turns; t++) s += texts[t].length * (fit.a + fit.b * (t + 1));
+      row.official.totalMs = s / 1000;
+      row.official.totalEstimated = true;
+      row.totalRatio = row.official.totalMs / row.ours.totalMs;
+    }
+  }
+
+  results.noMirror = await withoutMirror({ wasmURL, texts, lengths, reps: oursReps, now });
+  log(`wasm reducer alone (no JS mirror): ${results.noMirror.map((r) => `${r.turns} turns ${r.perEventUs.toFixed(2)} µs`).join(', ')}`);
+
+  results.textContent = await textContentVsParse(factory, conv, texts, { now, blocks: parseBlocks });
+  log(`TEXT_MESSAGE_CONTENT: apply ${results.textContent.applyUs.toFixed(2)} µs, JSON.parse ${results.textContent.parseUs.toFixed(2)} µs, ratio ${results.textContent.ratio.toFixed(1)}×`);
+
+  results.memory = await memory({ wasmURL, texts, maxTurns, conversations: memoryConversations, turns: Math.min(memoryTurns, maxTurns) });
+  log(`memory: ${(results.memory.after400 / 2 ** 20).toFixed(1)} MiB after ${results.memory.turns400} turns; resets: ${results.memory.afterEach.map((b) => (b / 2 ** 20).toFixed(1)).join(' ')} MiB`);
+
+  results.bars = bars(results);
+  return results;
+}
+
+function linearFit(points) {
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p[0], 0) / n;
+  const my = points.reduce((s, p) => s + p[1], 0) / n;
+  let sxy = 0, sxx = 0;
+  for (const [x, y] of points) { sxy += (x - mx) * (y - my); sxx += (x - mx) ** 2; }
+  const b = sxx ? sxy / sxx : 0;
+  return { a: my - b * mx, b }; // µs/event = a + b·turn
+}
+
+/**
+ * One TEXT_MESSAGE_CONTENT as JS sees it: apply(text) (encode, wasm call,
+ * reduce, change record, mirror update, subscriber) against JSON.parse of
+ * the same text, on a reducer holding a 25-turn conversation with an
+ * assistant message streaming. The two alternate in blocks (one message's
+ * 200 deltas, 4 times), so both see the same machine; a new message starts
+ * every 10 blocks (outside the timing), as answers do.
+ */
+async function textContentVsParse(factory, conv, texts, { now, blocks }) {
+  const { r } = ourReducer(factory);
+  for (let t = 0; t < 25 && t < texts.length; t++) foldOurs(r, texts[t]);
+  const deltas = conv.turns[0].events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta);
+  let evs = null;
+  let msg = 0;
+  let sink = 0;
+  const parse = [];
+  const apply = [];
+  const ratio = [];
+  const warm = 10;
+  const passes = 4; // a block is ~1 ms: well above Chromium's 5 µs timer
+  for (let b = 0; b < blocks + warm; b++) {
+    if (b % 10 === 0) {
+      const id = `msg_liveMessageForTheParseBench${msg++}`;
+      r.apply(JSON.stringify({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' }));
+      evs = deltas.map((delta) => JSON.stringify({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta }));
+      await tick();
+    }
+    let t0 = now();
+    for (let k = 0; k < passes; k++) for (let i = 0; i < evs.length; i++) sink += JSON.parse(evs[i]).delta.length;
+    const p = now() - t0;
+    t0 = now();
+    for (let k = 0; k < passes; k++) for (let i = 0; i < evs.length; i++) r.apply(evs[i]);
+    const a = now() - t0;
+    if (b >= warm) {
+      parse.push((p * 1000) / (passes * evs.length));
+      apply.push((a * 1000) / (passes * evs.length));
+      ratio.push(a / p);
+    }
+  }
+  const content = r.state.messages.at(-1).content;
+  if (content.length === 0 || sink === 0) throw new Error('text content bench did nothing');
+  r.dispose();
+  return {
+    eventBytes: evs.reduce((s, e) => s + e.length, 0) / evs.length,
+    parseUs: median(parse),
+    applyUs: median(apply),
+    parseBestUs: best(parse),
+    applyBestUs: best(apply),
+    ratio: median(ratio), // of the block pairs
+    ratioOfMedians: median(apply) / median(parse),
+    events: apply.length * passes * evs.length,
+  };
+}
+
+/**
+ * Diagnostic: the same windows through the wasm module's own calling
+ * convention (web/agui.js's internal Core: encode, call, change record out)
+ * with no JS mirror, no record parsing and no subscriber, to tell the
+ * reducer's cost from the mirror's.
+ */
+async function withoutMirror({ wasmURL, texts, lengths, reps, now }) {
+  const core = await __internal.loadCore(wasmURL);
+  const out = [];
+  for (const n of [lengths[0], lengths.at(-1)]) {
+    const w = [];
+    for (let rep = 0; rep < reps; rep++) {
+      const h = core.create('{}');
+      for (let t = 0; t < n - 1; t++) for (const x of texts[t]) core.applyCompact(h, x, '');
+      const t0 = now();
+      for (const x of texts[n - 1]) core.applyCompact(h, x, '');
+      w.push(now() - t0);
+      core.call('dispose', h);
+      await tick();
+    }
+    out.push({ turns: n, perEventUs: (median(w) * 1000) / texts[n - 1].length });
+  }
+  return out;
+}
+
+/** Wasm memory on fresh modules: after maxTurns turns; across resets. */
+async function memory({ wasmURL, texts, maxTurns, conversations, turns }) {
+  const f1 = await loadReducer(wasmURL);
+  const start = wasmMemory(f1);
+  const { r } = ourReducer(f1);
+  for (let t = 0; t < maxTurns; t++) foldOurs(r, texts[t]);
+  const after400 = wasmMemory(f1);
+  r.dispose();
+
+  const f2 = await loadReducer(wasmURL);
+  const r2 = ourReducer(f2).r;
+  const afterEach = [];
+  for (let c = 0; c < conversations; c++) {
+    for (let t = 0; t < turns; t++) foldOurs(r2, texts[t]);
+    if (r2.state.messages.length !== 3 * turns) throw new Error('memory: wrong fold');
+    r2.reset();
+    afterEach.push(wasmMemory(f2));
+    await tick();
+  }
+  r2.dispose();
+  // Plateau: nothing past the first few conversations grows the memory.
+  const settled = afterEach[Math.min(4, afterEach.length - 1)];
+  const plateau = afterEach.every((b, i) => i < 5 || b <= settled);
+  return { start, turns400: maxTurns, after400, conversations, turns, afterEach, plateau, growthAfter5: afterEach.at(-1) - settled };
+}
+
+/** The issue's bars, judged on one run. */
+function bars(res) {
+  const at = (n) => res.lengths.find((r) => r.turns === n);
+  const out = [];
+  if (at(25)) out.push({ bar: '≥10× faster than official at 25 turns', value: at(25).ratio, met: at(25).ratio >= 10 });
+  if (at(100)) out.push({ bar: '≥50× faster than official at 100 turns', value: at(100).ratio, met: at(100).ratio >= 50 });
+  if (at(400) && at(5)) {
+    const flat = at(400).ours.perEventUs / at(5).ours.perEventUs;
+    out.push({ bar: 'flat: ours at 400 turns ≤ 1.3× ours at 5 turns', value: flat, met: flat <= 1.3 });
+  }
+  out.push({ bar: 'TEXT_MESSAGE_CONTENT apply ≤ 5× JSON.parse', value: res.textContent.ratio, met: res.textContent.ratio <= 5 });
+  out.push({ bar: 'memory plateaus across reset conversations', value: res.memory.growthAfter5, met: res.memory.plateau });
+  return out;
+}

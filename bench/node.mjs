@@ -1,0 +1,52 @@
+// make bench, Node part: one Node process folds the generated streams
+// through the official @ag-ui/client reducer and through ours (web/agui.js
+// over web/dist/agui.wasm), prints the table and writes bench/results.json.
+// Also prints the wasm sizes (raw, gzip -9, brotli -q 11, computed here).
+//
+//   node bench/node.mjs [--quick] [--out FILE]
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+import { performance } from 'node:perf_hooks';
+import { runBench } from './core.mjs';
+import { table, sizesLine } from './report.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const outIdx = args.indexOf('--out');
+const out = outIdx >= 0 ? args[outIdx + 1] : new URL('./results.json', import.meta.url);
+
+const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
+
+export function wasmSizes(bytes = readFileSync(wasmURL)) {
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_LGWIN]: 24,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }).length,
+  };
+}
+
+const t0 = performance.now();
+const sizes = wasmSizes();
+console.log(sizesLine(sizes));
+console.log('');
+
+const res = await runBench({
+  wasmURL,
+  now: () => performance.now(),
+  log: (s) => console.error(`  [node] ${s}`),
+  ...(quick ? { lengths: [5, 25], reps: 2, memoryConversations: 3, memoryTurns: 10, parseBlocks: 10 } : {}),
+});
+res.sizes = sizes;
+res.runtime = { name: 'node', version: process.version, v8: process.versions.v8 };
+res.bars.push({ bar: 'brotli module ≤ 700 KB', value: sizes.brotli / 1024, met: sizes.brotli <= 700 * 1024 });
+res.elapsedS = (performance.now() - t0) / 1000;
+writeFileSync(out, JSON.stringify(res, null, 2) + '\n');
+console.log(table(res, `Node ${process.version} (V8 ${process.versions.v8}), ${res.meta.reps} interleaved reps, medians`));
+console.log(`\nwrote ${out instanceof URL ? 'bench/results.json' : out} (${res.elapsedS.toFixed(0)} s)`);

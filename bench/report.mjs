@@ -1,0 +1,40 @@
+// Tables for the results of core.mjs (shared by node.mjs and browser.mjs).
+
+const f = (x, d = 1) => (x == null ? '—' : x.toFixed(d));
+const pad = (s, n) => String(s).padStart(n);
+
+export function table(res, title) {
+  const lines = [];
+  lines.push(`${title}`);
+  lines.push('');
+  lines.push('| turns | events | official µs/event | ours µs/event | ratio | official total ms | ours total ms | total ratio |');
+  lines.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of res.lengths) {
+    const est = r.official.totalEstimated ? ' (est.)' : '';
+    lines.push(`| ${r.turns} | ${r.events} | ${f(r.official.perEventUs)} | ${f(r.ours.perEventUs, 2)} | ${f(r.ratio)}× | ${f(r.official.totalMs, 0)}${est} | ${f(r.ours.totalMs, 1)} | ${f(r.totalRatio)}× |`);
+  }
+  if (res.noMirror) {
+    lines.push('');
+    lines.push(`wasm reducer alone, no JS mirror (diagnostic): ${res.noMirror.map((r) => `${r.turns} turns ${f(r.perEventUs, 2)} µs/event`).join(', ')}`);
+  }
+  const tc = res.textContent;
+  lines.push('');
+  lines.push(`TEXT_MESSAGE_CONTENT (${f(tc.eventBytes, 0)} B, 25 turns in, subscriber on): apply ${f(tc.applyUs, 2)} µs (best ${f(tc.applyBestUs, 2)}), JSON.parse ${f(tc.parseUs, 2)} µs (best ${f(tc.parseBestUs, 2)}): ${f(tc.ratio)}×`);
+  lines.push(`loadReducer() → ready: first ${f(res.load.firstMs)} ms, best ${f(res.load.bestMs)} ms`);
+  const m = res.memory;
+  const mib = (b) => (b / 2 ** 20).toFixed(1);
+  lines.push(`wasm memory: ${mib(m.start)} MiB at start, ${mib(m.after400)} MiB after ${m.turns400} turns; ${m.conversations}×${m.turns} turns with reset(): ${m.afterEach.map(mib).join(' ')} MiB (${m.plateau ? 'plateau' : 'GROWS'})`);
+  lines.push('');
+  for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}`);
+  return lines.join('\n');
+}
+
+export function sizesLine(s) {
+  const kb = (n) => `${pad(n.toLocaleString('en-US'), 10)} B (${(n / 1024).toFixed(0)} KiB)`;
+  return [
+    'web/dist/agui.wasm',
+    `  raw    ${kb(s.raw)}`,
+    `  gzip   ${kb(s.gzip)}  (level 9)`,
+    `  brotli ${kb(s.brotli)}  (quality 11)${s.brotli <= 700 * 1024 ? '' : '  > 700 KB'}`,
+  ].join('\n');
+}
