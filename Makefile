@@ -8,7 +8,7 @@ FUZZTIME  ?= 10s
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-robustness
+test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench
 
 vet:
 	$(GO) vet ./...

@@ -39,8 +39,9 @@ function foldOurs(r, texts) {
 }
 
 /**
- * Runs the whole benchmark. options: {wasmURL, lengths, reps, fullMax,
- * now, log, quick}. Resolves to the results object (see README.md).
+ * Runs the whole benchmark. options: {wasmURL, lengths, reps, oursReps,
+ * fullMax, now, log, seed, parseBlocks, memoryConversations, memoryTurns}.
+ * Resolves to the results object (bench/README.md says what it holds).
  */
 export async function runBench(options = {}) {
   const {
@@ -267,9 +268,10 @@ async function withoutMirror({ wasmURL, texts, lengths, reps, now }) {
     const w = [];
     for (let rep = 0; rep < reps; rep++) {
       const h = core.create('{}');
-      for (let t = 0; t < n - 1; t++) for (const x of texts[t]) core.applyCompact(h, x, '');
+      const apply = (core.applyCompact ?? core.apply).bind(core);
+      for (let t = 0; t < n - 1; t++) for (const x of texts[t]) apply(h, x, '');
       const t0 = now();
-      for (const x of texts[n - 1]) core.applyCompact(h, x, '');
+      for (const x of texts[n - 1]) apply(h, x, '');
       w.push(now() - t0);
       core.call('dispose', h);
       await tick();
