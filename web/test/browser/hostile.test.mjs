@@ -7,15 +7,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { loadReducer } from '../../agui.js';
 import { wasmURL, stream } from '../helpers.mjs';
 import { startServer } from '../server.mjs';
 
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const VALID = stream('03_parallel_tools.jsonl').lines;
 
 const BASE = [
@@ -70,15 +68,9 @@ function normalise(state) {
 }
 
 before(async () => {
-  if (!existsSync(executablePath)) throw new Error(`${executablePath} is missing: apt-get install chromium`);
   server = await startServer();
   profile = await mkdtemp(join(tmpdir(), 'agui-chromium-hostile-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-quic'],
-  });
+  context = await launchChromium(profile);
   page = context.pages()[0] ?? await context.newPage();
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });

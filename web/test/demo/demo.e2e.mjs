@@ -11,12 +11,12 @@
 // prebuilt server), DEMO_DOCS_SCREENSHOT=1 (also write docs/demo.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, startDemoServer } from '../chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const outDir = path.join(root, 'test-output');
@@ -27,21 +27,10 @@ let context;
 const servers = [];
 
 /** Starts the server and resolves to the URL it prints. */
-function startServer(bin, args) {
-  const proc = spawn(bin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(bin, args) {
+  const { proc, url } = await startDemoServer(bin, args, root);
   servers.push(proc);
-  let log = '';
-  proc.stderr.on('data', (d) => { log += d; });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not print its URL:\n${log}`)), 30_000);
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/open (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}):\n${log}`)); });
-  });
+  return url;
 }
 
 let url; // speed 0.05: runs take a fraction of a second
@@ -61,11 +50,7 @@ before(async () => {
     startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.05']),
     startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '1']),
   ]);
-  context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-quic'],
+  context = await launchChromium(path.join(tmp, 'profile'), {
     viewport: { width: 1360, height: 880 },
     colorScheme: 'light',
   });

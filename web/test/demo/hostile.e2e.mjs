@@ -9,12 +9,12 @@
 //   node --test web/test/demo/hostile.e2e.mjs     (needs make wasm, playwright-core)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium, startDemoServer } from '../chromium.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -26,21 +26,10 @@ let context;
 let server;
 let url;
 
-function startServer(bin, args) {
-  const proc = spawn(bin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  server = proc;
-  let log = '';
-  proc.stderr.on('data', (d) => { log += d; });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not print its URL:\n${log}`)), 30_000);
-    let out = '';
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/open (http:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
-    });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}):\n${log}`)); });
-  });
+async function startServer(bin, args) {
+  const started = await startDemoServer(bin, args, root);
+  server = started.proc;
+  return started.url;
 }
 
 before(async () => {
@@ -51,12 +40,8 @@ before(async () => {
     execFileSync('go', ['build', '-o', bin, './cmd/agui-demo'], { cwd: root, stdio: 'inherit' });
   }
   url = await startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0', '-scenario', scenario]);
-  context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
+  context = await launchChromium(path.join(tmp, 'profile'), {
     bypassCSP: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-quic'],
     viewport: { width: 1360, height: 880 },
   });
 });
