@@ -110,6 +110,7 @@ try {
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-quic',
+      '--js-flags=--expose-gc', // core.mjs collects garbage before each measured fold
     ],
   });
   const p = context.pages()[0] ?? await context.newPage();

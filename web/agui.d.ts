@@ -191,11 +191,18 @@ export type ReducerEvents = {
 
 export interface MirrorAPI {
   /** The current state: a plain object kept up to date from change records. It is never
-   *  mutated: each change makes a new root, copying only the path it touched, so
-   *  untouched messages and tool calls keep their identity. */
+   *  mutated: a change makes a new root, copying only the paths it touched, so untouched
+   *  messages and tool calls keep their identity. Change records are queued as they arrive
+   *  and applied when the state is read, all at once: reading after every event gives a
+   *  new state per event; reading once per frame copies each touched container once per
+   *  frame, however many events came in between. */
   readonly state: AgentState;
   /** The same as state; bound, for useSyncExternalStore(r.subscribe, r.getSnapshot). */
   getSnapshot(): AgentState;
+  /** A number that changes whenever the state does, read without building the state. */
+  readonly version: number;
+  /** The same as version; bound, for useSyncExternalStore(r.subscribe, r.getVersion). */
+  getVersion(): number;
   /** listener runs after every apply, feed batch or action that changed the state. Bound.
    *  A throwing listener is reported ('error') and does not stop the others. */
   subscribe(listener: () => void): () => void;

@@ -8,8 +8,9 @@
 //     passing arguments through a Go-owned input buffer and reading JSON text
 //     results from a Go-owned output buffer (wasm/bridge.go describes the
 //     calling convention). Many reducers (handles) per module.
-//   - Mirror: a plain JS copy of the agent state, kept up to date by applying
-//     change records with structural sharing, plus subscribe/on.
+//   - Mirror: a plain JS copy of the agent state, kept up to date from change
+//     records with structural sharing (queued as they arrive, applied when
+//     the state is read), plus subscribe/on.
 //   - AguiReducer (same thread) and WorkerReducer (reducing in a Web Worker,
 //     agui-worker.js) are Mirrors with the reducer API.
 
@@ -366,7 +367,12 @@ function applyOps(root, ops, fresh) {
     const last = unescapeSegment(segs[segs.length - 1]);
     if (Array.isArray(parent)) {
       switch (op.op) {
-        case 'add': parent.splice(arrayIndex(parent, last, path, true), 0, op.value); break;
+        case 'add': {
+          const i = arrayIndex(parent, last, path, true);
+          if (i === parent.length) parent.push(op.value); // splice to the end takes a slow path in V8
+          else parent.splice(i, 0, op.value);
+          break;
+        }
         case 'replace': parent[arrayIndex(parent, last, path, false)] = op.value; break;
         case 'remove': parent.splice(arrayIndex(parent, last, path, false), 1); break;
         case 'append': {
@@ -403,23 +409,96 @@ function applyOps(root, ops, fresh) {
 
 const EVENT_TYPES = new Set(['custom', 'diagnostic', 'change', 'error']);
 
+// Change ops wait in the mirror until the state is read; past this many
+// unread ops they are applied anyway, so an unread mirror stays bounded.
+const MAX_PENDING = 1024;
+
+/**
+ * Applies the pending ops when all of them are compact text appends
+ * (appends holds index, key pairs): one new root, one new messages array,
+ * one new object per touched message, whatever the number of appends.
+ */
+function applyAppends(root, ops, appends) {
+  const msgs = root !== null && typeof root === 'object' ? root.messages : undefined;
+  if (!Array.isArray(msgs)) throw new Error('no messages array');
+  const messages = msgs.slice();
+  for (let k = 0; k < ops.length; k++) {
+    const index = appends[2 * k];
+    const key = appends[2 * k + 1];
+    let m = index < messages.length ? messages[index] : undefined;
+    if (m === null || typeof m !== 'object' || !hasOwn.call(m, key) || typeof m[key] !== 'string') {
+      throw new Error(`append to a non-string at ${ops[k].path}`);
+    }
+    if (m === msgs[index]) { // copied once, however many appends it gets
+      // A spread of its own (not shallowCopy's): this site sees few
+      // shapes, so V8 clones with a monomorphic inline cache.
+      m = { ...m };
+      messages[index] = m;
+    }
+    m[key] += ops[k].value;
+  }
+  const next = { ...root };
+  next.messages = messages;
+  return next;
+}
+
 class Mirror {
-  #state;
+  #state; // the state as last built
+  // Change ops not yet applied to #state. Records are queued as they
+  // arrive and applied when the state is next read, all at once: each
+  // container on their paths is copied once per read, not once per event,
+  // so a stream nobody reads between events costs O(1) per event however
+  // long the conversation (the messages array alone is 1,200 entries at
+  // 400 turns).
+  #pending = [];
+  // While every pending op is a compact text append: their message index,
+  // key pairs (applyAppends); null once another op is queued.
+  #appends = [];
+  #version = 0;
   #listeners = new Set();
   #handlers = new Map();
-  #stale = false; // worker: waiting for a snapshot after a failed op
+  #stale = false; // waiting for a snapshot after a record failed to apply
 
   constructor(state) {
     this.#state = state;
     // Bound, for useSyncExternalStore(r.subscribe, r.getSnapshot).
     this.subscribe = this.subscribe.bind(this);
     this.getSnapshot = this.getSnapshot.bind(this);
+    this.getVersion = this.getVersion.bind(this);
   }
 
   /** The current state: a plain object, replaced (never mutated) on change. */
-  get state() { return this.#state; }
+  get state() { return this.#pending.length === 0 ? this.#state : this.#build(); }
 
-  getSnapshot() { return this.#state; }
+  getSnapshot() { return this.#pending.length === 0 ? this.#state : this.#build(); }
+
+  /** A number that changes whenever the state does (without building it). */
+  get version() { return this.#version; }
+
+  getVersion() { return this.#version; }
+
+  /** Applies the pending ops to the state, copying each touched container once. */
+  #build() {
+    const ops = this.#pending;
+    const appends = this.#appends;
+    try {
+      this.#state = appends !== null ? applyAppends(this.#state, ops, appends) : applyOps(this.#state, ops, new WeakSet());
+    } catch (err) {
+      // The mirror no longer matches the reducer (a bug): the pending ops
+      // are dropped and a snapshot replaces the mirror.
+      this.#pending = [];
+      this.#appends = [];
+      this.#stale = true;
+      this._report(new Error(`agui reducer: change record did not apply (${err.message}); resynchronising from a snapshot`));
+      this._resync(); // calls _replaceState, now or later
+      return this.#state;
+    }
+    // The arrays are reused: a state read after every event is common.
+    ops.length = 0;
+    if (appends !== null) appends.length = 0;
+    else this.#appends = [];
+    return this.#state;
+  }
 
   subscribe(listener) {
     if (typeof listener !== 'function') throw new TypeError('agui reducer: subscribe() takes a function');
@@ -470,63 +549,51 @@ class Mirror {
     }
   }
 
-  /** Applies change records in order, then notifies subscribers once. */
+  /** Queues the ops of change records in order, then notifies subscribers once. */
   _commit(records) {
-    const before = this.#state;
-    const wasStale = this.#stale;
-    const fresh = new WeakSet();
+    let changed = false;
     for (const rec of records) {
       if (rec.ops && rec.ops.length > 0 && !this.#stale) {
-        try {
-          this.#state = applyOps(this.#state, rec.ops, fresh);
-        } catch (err) {
-          // The mirror no longer matches the reducer (a bug): the ops of
-          // this batch are skipped and a snapshot replaces the mirror.
-          this._report(new Error(`agui reducer: change record did not apply (${err.message}); resynchronising from a snapshot`));
-          this.#stale = true;
-          this.#state = before;
-        }
+        const pending = this.#pending;
+        for (const op of rec.ops) pending.push(op);
+        this.#appends = null;
+        this.#version++;
+        changed = true;
+        if (pending.length > MAX_PENDING) this.#build();
       }
       if (rec.events) for (const ev of rec.events) this._emit('custom', ev);
       if (rec.diagnostics) for (const d of rec.diagnostics) this._emit('diagnostic', d);
       this._emit('change', rec);
     }
-    if (this.#stale && !wasStale) this._resync(); // calls _replaceState, now or later
-    else if (this.#state !== before) this._notify();
+    if (changed && !this.#stale) this._notify();
   }
 
   /**
-   * _commit of the record {ops:[{op:'append', path:'/messages/<index>/<key>',
-   * value: text}]}, without parsing its path: the streamed-token fast path.
-   * The same structural sharing: a new root, a new messages array, a new
-   * message object; everything else keeps its identity.
+   * _commit of rec = {ops:[{op:'append', path:'/messages/<index>/<key>',
+   * value}]} from the compact path, without parsing its path: the
+   * streamed-token fast path.
    */
-  _commitAppend(rec, key, index, text) {
-    const root = this.#state;
-    const msgs = this.#stale || root === null || typeof root !== 'object' ? undefined : root.messages;
-    const m = Array.isArray(msgs) && index < msgs.length ? msgs[index] : undefined;
-    if (m === null || typeof m !== 'object' || !hasOwn.call(m, key) || typeof m[key] !== 'string') {
-      this._commit([rec]); // the general path reports (and resynchronises)
-      return;
+  _commitAppend(rec, key, index) {
+    const queued = !this.#stale;
+    if (queued) {
+      const pending = this.#pending;
+      pending.push(rec.ops[0]);
+      if (this.#appends !== null) this.#appends.push(index, key);
+      this.#version++;
+      if (pending.length > MAX_PENDING) this.#build();
     }
-    // Spreads of their own (not shallowCopy's): each site sees few shapes,
-    // so V8 clones with a monomorphic inline cache.
-    const message = { ...m };
-    message[key] = m[key] + text;
-    const messages = msgs.slice();
-    messages[index] = message;
-    const next = { ...root };
-    next.messages = messages;
-    this.#state = next;
     this._emit('change', rec);
-    this._notify();
+    if (queued && !this.#stale) this._notify();
   }
 
   /** Replaces the whole mirror (a snapshot after a failed op). */
   _replaceState(state) {
     this.#stale = false;
+    this.#pending = [];
+    this.#appends = [];
     if (state !== this.#state) {
       this.#state = state;
+      this.#version++;
       this._notify();
     }
   }
@@ -612,7 +679,7 @@ class AguiReducer extends Mirror {
       const index = core.appendIndex;
       const value = core.appendText;
       const rec = { ops: [{ op: 'append', path: appendPath(key, index), value }] };
-      this._commitAppend(rec, key, index, value);
+      this._commitAppend(rec, key, index);
       return rec;
     }
     return this.#record(result);

@@ -232,3 +232,119 @@ test('large events grow the input buffer (ASCII and multi-byte)', () => {
   assert.deepStrictEqual(r.state, r.snapshot());
   r.dispose();
 });
+
+// The mirror queues change ops and applies them when the state is read
+// (agui.js, Mirror): whatever the reading pattern, a read sees exactly the
+// reducer's state, old states stay as they were, and untouched parts keep
+// their identity across reads.
+
+for (const { name, lines } of all.filter((s) => s.dir.includes('testdata')).slice(0, 8)) {
+  test(`reads at random intervals see the snapshot, and old states never change: ${name}`, () => {
+    for (const seed of [1, 2]) {
+      const r = factory.createReducer();
+      const random = rng(seed * 31 + lines.length);
+      const kept = []; // [state, its JSON when read]
+      let version = r.version;
+      lines.forEach((line, i) => {
+        r.apply(line);
+        if (random() < 0.15 || i === lines.length - 1) {
+          const s = r.state;
+          assert.deepStrictEqual(s, r.snapshot(), `seed ${seed}, read after event ${i}`);
+          kept.push([s, JSON.stringify(s)]);
+        }
+        assert.ok(r.version >= version, 'version never goes back');
+        version = r.version;
+      });
+      for (const [s, json] of kept) assert.equal(JSON.stringify(s), json, 'a state once read is never mutated');
+      r.dispose();
+    }
+  });
+}
+
+test('unread appends to several messages build once, copying each touched message once', () => {
+  const r = factory.createReducer();
+  r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+  for (const id of ['a', 'b', 'c']) r.apply({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' });
+  r.apply({ type: 'REASONING_MESSAGE_START', messageId: 'think' });
+  const before = r.state;
+  const v0 = r.version;
+  let notified = 0;
+  r.subscribe(() => notified++);
+  const want = { a: '', b: '', think: '' };
+  for (let i = 0; i < 300; i++) {
+    const id = ['a', 'b', 'think'][i % 3];
+    const delta = `${i % 10}é`;
+    want[id] += delta;
+    if (id === 'think') r.apply({ type: 'REASONING_MESSAGE_CONTENT', messageId: id, delta });
+    else r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta });
+  }
+  assert.equal(notified, 300, 'one notification per event');
+  assert.equal(r.version, v0 + 300, 'one version per change');
+  const after = r.state;
+  assert.equal(r.state, after, 'reading again builds nothing');
+  const byId = (s, id) => s.messages.find((m) => m.id === id);
+  assert.equal(byId(after, 'a').content, want.a);
+  assert.equal(byId(after, 'b').content, want.b);
+  assert.equal(byId(after, 'think').reasoning, want.think);
+  assert.equal(byId(after, 'c'), byId(before, 'c'), 'an untouched message keeps its identity');
+  assert.equal(after.toolCalls, before.toolCalls);
+  assert.equal(byId(before, 'a').content, '', 'the old state is not mutated');
+  assert.deepStrictEqual(after, r.snapshot());
+  r.dispose();
+});
+
+test('a mirror never read stays exact past the pending-op bound', () => {
+  const r = factory.createReducer();
+  r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+  r.apply({ type: 'STATE_SNAPSHOT', snapshot: { n: 0, log: [] } });
+  let text = '';
+  for (let i = 0; i < 5000; i++) {
+    if (i % 500 === 0) r.apply({ type: 'TEXT_MESSAGE_START', messageId: `m${i}`, role: 'assistant' });
+    const delta = `w${i} `;
+    text += delta;
+    r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: `m${i - (i % 500)}`, delta });
+    if (i % 97 === 0) r.apply({ type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/n', value: i }, { op: 'add', path: '/log/-', value: i }] });
+  }
+  const s = r.state;
+  assert.equal(s.messages.length, 10);
+  assert.equal(s.messages.map((m) => m.content).join(''), text);
+  assert.equal(s.state.log.length, Math.ceil(5000 / 97));
+  assert.deepStrictEqual(s, r.snapshot());
+  r.dispose();
+});
+
+test('a change record that does not apply is reported when read, and a snapshot replaces the mirror', () => {
+  const r = factory.createReducer();
+  r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+  r.apply({ type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' });
+  r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'hi' });
+  const errors = [];
+  r.on('error', (e) => errors.push(e.message));
+  // A record the reducer never sent (the mirror and the reducer disagree).
+  r._commit([{ ops: [{ op: 'append', path: '/messages/7/content', value: 'x' }] }]);
+  assert.deepStrictEqual(errors, [], 'queued, not yet applied');
+  assert.deepStrictEqual(r.state, r.snapshot(), 'the read resynchronises');
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /did not apply .*resynchronising/);
+  assert.equal(r.state.messages[0].content, 'hi');
+  r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' there' });
+  assert.equal(r.state.messages[0].content, 'hi there', 'and goes on');
+  r.dispose();
+});
+
+test('version: changes with the state, not without; getVersion is bound', () => {
+  const r = factory.createReducer();
+  const { getVersion } = r;
+  const v0 = getVersion();
+  r.apply({ type: 'RAW', event: {} });
+  assert.equal(getVersion(), v0, 'no change, same version');
+  r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+  assert.ok(getVersion() > v0);
+  const v1 = r.version;
+  const s = r.state;
+  assert.equal(r.version, v1, 'reading does not change it');
+  r.reset();
+  assert.ok(r.version > v1);
+  assert.notEqual(r.state, s);
+  r.dispose();
+});
