@@ -84,3 +84,27 @@ test('import map: @ag-ui/client and its dependencies resolve to ESM files', () =
     assert.match(map.imports[spec], /^\/bench\/node_modules\/.+\.(m?js)$/, spec);
   }
 });
+
+test('runBench end to end on a tiny conversation: every figure is there (no timing asserted)', async () => {
+  const { runBench } = await import('./core.mjs');
+  const res = await runBench({
+    wasmURL, lengths: [2, 3], reps: 1, oursReps: 2, parseBlocks: 1, memoryConversations: 2, memoryTurns: 2,
+  });
+  assert.deepStrictEqual(res.lengths.map((r) => r.turns), [2, 3]);
+  for (const row of res.lengths) {
+    assert.equal(row.oursWindowTurns, 2);
+    assert.ok(row.oursWindowEvents > row.windowEvents, 'two turns of events');
+    for (const side of ['official', 'ours', 'oursEvent']) {
+      assert.ok(row[side].perEventUs > 0 && Number.isFinite(row[side].perEventUs), `${side} per-event cost`);
+      assert.ok(row[side].totalMs > 0, `${side} total`);
+    }
+    assert.equal(row.official.windowMs.length, 1);
+    assert.equal(row.ours.windowMs.length, 2);
+    assert.equal(row.oursEvent.windowMs.length, 2);
+    assert.equal(row.ours.consumer, 'frame');
+    assert.equal(row.oursEvent.consumer, 'event');
+  }
+  assert.ok(res.textContent.applyUs > 0 && res.textContent.parseUs > 0);
+  assert.equal(res.memory.afterEach.length, 2);
+  assert.ok(res.bars.some((b) => b.bar.includes('JSON.parse')));
+});

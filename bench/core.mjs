@@ -158,10 +158,10 @@ export async function runBench(options = {}) {
       // it flushed): a few turns of the same side, untimed.
       if (side === 'official') {
         const a = officialAgent();
-        for (let t = 0; t < 5; t++) await officialRun(a, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
+        for (let t = 0; t < Math.min(5, maxTurns); t++) await officialRun(a, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
       } else {
         const w = ourReducer(factory, side === 'ours' ? 'frame' : 'event');
-        for (let t = 0; t < 10; t++) foldOurs(w, texts[t]);
+        for (let t = 0; t < Math.min(10, maxTurns); t++) foldOurs(w, texts[t]);
         w.r.dispose();
       }
       if (side === 'official') {
@@ -198,32 +198,23 @@ export async function runBench(options = {}) {
       }
     }
     const us = (ms, events) => (ms * 1000) / events;
+    /** A side's figures from its windows and totals. */
+    const figures = (acc, events, extra = {}) => ({
+      ...extra,
+      perEventUs: us(median(acc.window), events),
+      perEventBestUs: us(best(acc.window), events),
+      totalMs: acc.total.length ? median(acc.total) : null,
+      windowMs: acc.window,
+    });
     const row = {
       turns: n,
       events: eventsUpTo(n),
       windowEvents: lastEvents,
       oursWindowTurns: last - first + 1,
       oursWindowEvents: oursEvents,
-      official: {
-        perEventUs: us(median(o.window), lastEvents),
-        perEventBestUs: us(best(o.window), lastEvents),
-        totalMs: o.total.length ? median(o.total) : null,
-        windowMs: o.window,
-      },
-      ours: {
-        consumer: 'frame',
-        perEventUs: us(median(u.window), oursEvents),
-        perEventBestUs: us(best(u.window), oursEvents),
-        totalMs: median(u.total),
-        windowMs: u.window,
-      },
-      oursEvent: {
-        consumer: 'event',
-        perEventUs: us(median(e.window), oursEvents),
-        perEventBestUs: us(best(e.window), oursEvents),
-        totalMs: median(e.total),
-        windowMs: e.window,
-      },
+      official: figures(o, lastEvents),
+      ours: figures(u, oursEvents, { consumer: 'frame' }),
+      oursEvent: figures(e, oursEvents, { consumer: 'event' }),
     };
     row.ratio = row.official.perEventUs / row.ours.perEventUs;
     row.ratioEvent = row.official.perEventUs / row.oursEvent.perEventUs;

@@ -181,8 +181,9 @@ export type ReducerEvents = {
   custom: CustomEvent;
   diagnostic: Diagnostic;
   change: ChangeRecord;
-  /** A subscriber or handler threw, or the mirror had to resynchronise. Without an
-   *  'error' handler these go to console.error. */
+  /** A subscriber or handler threw, or the mirror had to resynchronise (a change record
+   *  that did not apply; found when the state is next read, as records are applied then).
+   *  Without an 'error' handler these go to console.error. */
   error: unknown;
 };
 
