@@ -103,7 +103,9 @@ export type CustomEvent =
   | { type: 'custom'; name: string; value: JSONValue }
   | { type: 'state_update'; state: { [key: string]: JSONValue } };
 
-/** What one event or action changed. Empty lists are left out. Treat as read-only. */
+/** What one event or action changed. Empty lists are left out. Treat as read-only: the
+ *  mirror applies a record's ops when the state is next read, and their values become part
+ *  of the state. */
 export interface ChangeRecord {
   ops?: ChangeOp[];
   events?: CustomEvent[];

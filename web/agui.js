@@ -458,6 +458,9 @@ class Mirror {
   #listeners = new Set();
   #handlers = new Map();
   #stale = false; // waiting for a snapshot after a record failed to apply
+  #committing = 0; // _commit/_commitAppend calls in progress (handlers may nest them)
+  #resyncDue = false; // a build failed during a commit: resynchronise when it ends
+  #reading = false; // resynchronising inside a read of state
 
   constructor(state) {
     this.#state = state;
@@ -484,13 +487,30 @@ class Mirror {
     try {
       this.#state = appends !== null ? applyAppends(this.#state, ops, appends) : applyOps(this.#state, ops, new WeakSet());
     } catch (err) {
-      // The mirror no longer matches the reducer (a bug): the pending ops
-      // are dropped and a snapshot replaces the mirror.
+      // The mirror no longer matches the reducer (a bug, or a caller that
+      // mutated the state): the pending ops are dropped, records arriving
+      // until the snapshot are dropped too (#stale), and a snapshot
+      // replaces the mirror.
       this.#pending = [];
       this.#appends = [];
       this.#stale = true;
-      this._report(new Error(`agui reducer: change record did not apply (${err.message}); resynchronising from a snapshot`));
-      this._resync(); // calls _replaceState, now or later
+      const error = new Error(`agui reducer: change record did not apply (${err.message}); resynchronising from a snapshot`);
+      if (this.#committing > 0) {
+        // Inside apply()/feed(): the reducer has folded the whole batch
+        // already, so the snapshot is taken once the batch is queued.
+        this.#resyncDue = true;
+        this._report(error);
+      } else {
+        // A plain read (maybe React's getSnapshot during a render): answer
+        // with the snapshot now, but report and notify after the read.
+        queueMicrotask(() => this._report(error));
+        this.#reading = true;
+        try {
+          this._resync(); // calls _replaceState, now or later
+        } finally {
+          this.#reading = false;
+        }
+      }
       return this.#state;
     }
     // The arrays are reused: a state read after every event is common.
@@ -552,20 +572,25 @@ class Mirror {
   /** Queues the ops of change records in order, then notifies subscribers once. */
   _commit(records) {
     let changed = false;
-    for (const rec of records) {
-      if (rec.ops && rec.ops.length > 0 && !this.#stale) {
-        const pending = this.#pending;
-        for (const op of rec.ops) pending.push(op);
-        this.#appends = null;
-        this.#version++;
-        changed = true;
-        if (pending.length > MAX_PENDING) this.#build();
+    this.#committing++;
+    try {
+      for (const rec of records) {
+        if (rec.ops && rec.ops.length > 0 && !this.#stale) {
+          const pending = this.#pending;
+          for (const op of rec.ops) pending.push(op);
+          this.#appends = null;
+          this.#version++;
+          changed = true;
+          if (pending.length > MAX_PENDING) this.#build();
+        }
+        if (rec.events) for (const ev of rec.events) this._emit('custom', ev);
+        if (rec.diagnostics) for (const d of rec.diagnostics) this._emit('diagnostic', d);
+        this._emit('change', rec);
       }
-      if (rec.events) for (const ev of rec.events) this._emit('custom', ev);
-      if (rec.diagnostics) for (const d of rec.diagnostics) this._emit('diagnostic', d);
-      this._emit('change', rec);
+    } finally {
+      this.#committing--;
     }
-    if (changed && !this.#stale) this._notify();
+    this.#settle(changed);
   }
 
   /**
@@ -574,16 +599,31 @@ class Mirror {
    * streamed-token fast path.
    */
   _commitAppend(rec, key, index) {
-    const queued = !this.#stale;
-    if (queued) {
-      const pending = this.#pending;
-      pending.push(rec.ops[0]);
-      if (this.#appends !== null) this.#appends.push(index, key);
-      this.#version++;
-      if (pending.length > MAX_PENDING) this.#build();
+    const changed = !this.#stale;
+    this.#committing++;
+    try {
+      if (changed) {
+        const pending = this.#pending;
+        pending.push(rec.ops[0]);
+        if (this.#appends !== null) this.#appends.push(index, key);
+        this.#version++;
+        if (pending.length > MAX_PENDING) this.#build();
+      }
+      this._emit('change', rec);
+    } finally {
+      this.#committing--;
     }
-    this._emit('change', rec);
-    if (queued && !this.#stale) this._notify();
+    this.#settle(changed);
+  }
+
+  /** The end of a commit: resynchronise if a build failed during it, else notify. */
+  #settle(changed) {
+    if (this.#resyncDue && this.#committing === 0) {
+      this.#resyncDue = false;
+      this._resync(); // calls _replaceState (which notifies), now or later
+    } else if (changed && !this.#stale) {
+      this._notify();
+    }
   }
 
   /** Replaces the whole mirror (a snapshot after a failed op). */
@@ -594,7 +634,8 @@ class Mirror {
     if (state !== this.#state) {
       this.#state = state;
       this.#version++;
-      this._notify();
+      if (this.#reading) queueMicrotask(() => this._notify()); // not from inside a read
+      else this._notify();
     }
   }
 }

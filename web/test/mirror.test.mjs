@@ -313,23 +313,66 @@ test('a mirror never read stays exact past the pending-op bound', () => {
   r.dispose();
 });
 
-test('a change record that does not apply is reported when read, and a snapshot replaces the mirror', () => {
+test('a change record that does not apply is reported after the read that finds it, and a snapshot replaces the mirror', async () => {
   const r = factory.createReducer();
   r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
   r.apply({ type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' });
   r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'hi' });
   const errors = [];
   r.on('error', (e) => errors.push(e.message));
+  let depth = 0;
+  let maxDepth = 0;
+  let notified = 0;
+  r.subscribe(() => {
+    notified++;
+    depth++;
+    maxDepth = Math.max(maxDepth, depth);
+    void r.state; // a subscriber that reads, as React's getSnapshot check does
+    depth--;
+  });
   // A record the reducer never sent (the mirror and the reducer disagree).
   r._commit([{ ops: [{ op: 'append', path: '/messages/7/content', value: 'x' }] }]);
-  assert.deepStrictEqual(errors, [], 'queued, not yet applied');
-  assert.deepStrictEqual(r.state, r.snapshot(), 'the read resynchronises');
+  assert.equal(maxDepth, 1, 'the resync found by the subscriber\'s read does not call it again from inside');
+  assert.deepStrictEqual(r.state, r.snapshot(), 'the read answered with the snapshot');
+  assert.deepStrictEqual(errors, [], 'reported after the read, not inside it');
+  const before = notified;
+  await Promise.resolve();
   assert.equal(errors.length, 1);
   assert.match(errors[0], /did not apply .*resynchronising/);
+  assert.equal(notified, before + 1, 'subscribers hear of the resync after the read');
+  assert.equal(maxDepth, 1);
   assert.equal(r.state.messages[0].content, 'hi');
   r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' there' });
   assert.equal(r.state.messages[0].content, 'hi there', 'and goes on');
   r.dispose();
+});
+
+test('a disagreement found in the middle of a batch resynchronises once the batch is queued', () => {
+  const sse = (evs) => evs.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+  // A 'change' handler that reads mid-batch, and the pending-op bound
+  // reached mid-batch: both build while feed() is still queueing records
+  // the reducer has already folded.
+  for (const how of ['handler', 'bound']) {
+    const r = factory.createReducer();
+    const errors = [];
+    r.on('error', (e) => errors.push(e));
+    r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+    r.apply({ type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' });
+    r.apply({ type: 'TEXT_MESSAGE_START', messageId: 'b', role: 'assistant' });
+    r.state.messages.pop(); // a caller mutated the state: mirror and reducer disagree
+    if (how === 'handler') r.on('change', () => { void r.state.messages.length; });
+    const evs = [
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: 'one ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'two ' },
+    ];
+    for (let i = 0; i < (how === 'bound' ? 1100 : 3); i++) evs.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'x' });
+    r.feed(sse(evs));
+    assert.ok(errors.length >= 1, `${how}: reported`);
+    assert.deepStrictEqual(r.state, r.snapshot(), `${how}: each record once, none lost`);
+    r.apply({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: '!' });
+    assert.deepStrictEqual(r.state, r.snapshot(), `${how}: and after`);
+    r.dispose();
+  }
 });
 
 test('version: changes with the state, not without; getVersion is bound', () => {
