@@ -131,90 +131,100 @@ export async function runBench(options = {}) {
     await tick();
   }
 
-  for (const n of lengths) {
+  // What each length times: the official side turn N; ours turns N-1 and N
+  // (a turn of ours is ~1 ms, so one collector pause in a one-turn window
+  // would weigh as much as the turn).
+  const at = new Map(lengths.map((n) => {
     const last = n - 1;
-    const lastEvents = texts[last].length;
-    // Ours times its last two turns: a turn of ours is ~1 ms, so one
-    // collector pause in a one-turn window would weigh as much as the turn.
     const first = Math.max(0, last - (oursWindowTurns - 1));
     let oursEvents = 0;
     for (let t = first; t <= last; t++) oursEvents += texts[t].length;
-    const o = { window: [], total: [] };
-    const u = { window: [], total: [] };
-    const e = { window: [], total: [] }; // ours, the 'event' consumer
-    // Official and ours interleaved, alternating which goes first; then ours
-    // with the 'event' consumer, whose garbage (a messages array per event)
-    // would otherwise land in the others' windows.
-    const plan = [];
-    for (let rep = 0; rep < Math.max(reps, oursReps); rep++) {
+    const acc = () => ({ window: [], total: [] });
+    return [n, { last, first, lastEvents: texts[last].length, oursEvents, official: acc(), ours: acc(), oursEvent: acc() }];
+  }));
+
+  // The order of the folds: repetition by repetition, every length in turn,
+  // so a spell of load on this shared machine falls on all lengths alike
+  // rather than on one. Within a length, the official side and ours
+  // alternate which goes first. Ours with the 'event' consumer comes last,
+  // as its garbage (a messages array per event) is the heaviest.
+  const plan = [];
+  for (let rep = 0; rep < Math.max(reps, oursReps); rep++) {
+    for (const n of lengths) {
       const pair = rep % 2 ? ['ours', 'official'] : ['official', 'ours'];
-      plan.push(...pair.filter((s) => s === 'ours' ? rep < oursReps : rep < reps));
+      for (const side of pair) if (side === 'ours' ? rep < oursReps : rep < reps) plan.push([n, side]);
     }
-    for (let rep = 0; rep < oursReps; rep++) plan.push('oursEvent');
-    for (const side of plan) {
-      await tick();
-      collect();
-      // Warm again what the collection may have cooled (caches, the code
-      // it flushed): a few turns of the same side, untimed.
-      if (side === 'official') {
-        const a = officialAgent();
-        for (let t = 0; t < Math.min(5, maxTurns); t++) await officialRun(a, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
-      } else {
-        const w = ourReducer(factory, side === 'ours' ? 'frame' : 'event');
-        for (let t = 0; t < Math.min(10, maxTurns); t++) foldOurs(w, texts[t]);
-        w.r.dispose();
-      }
-      if (side === 'official') {
-        let agent;
-        let prefix = 0;
-        if (n <= fullMax) {
-          agent = officialAgent();
-          const t0 = now();
-          for (let t = 0; t < last; t++) await officialRun(agent, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
-          prefix = now() - t0;
-        } else {
-          // Too slow to fold whole: start from what n-1 turns fold into.
-          agent = officialAgent(conv.messages(last), conv.state(last));
-        }
-        const t1 = now();
-        await officialRun(agent, conv.threadId, conv.turns[last].runId, conv.turns[last].events);
-        const w = now() - t1;
-        o.window.push(w);
-        if (n <= fullMax) o.total.push(prefix + w);
-        if (agent.messages.length !== 3 * n) throw new Error(`official: ${agent.messages.length} messages after ${n} turns`);
-      } else {
-        const acc = side === 'ours' ? u : e;
-        const ours = ourReducer(factory, side === 'ours' ? 'frame' : 'event');
+  }
+  for (let rep = 0; rep < oursReps; rep++) for (const n of lengths) plan.push([n, 'oursEvent']);
+
+  for (const [n, side] of plan) {
+    const { last, first } = at.get(n);
+    const acc = at.get(n)[side];
+    await tick();
+    collect();
+    // Warm again what the collection may have cooled (caches, the code it
+    // flushed): a few turns of the same side, untimed.
+    if (side === 'official') {
+      const a = officialAgent();
+      for (let t = 0; t < Math.min(5, maxTurns); t++) await officialRun(a, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
+    } else {
+      const w = ourReducer(factory, side === 'ours' ? 'frame' : 'event');
+      for (let t = 0; t < Math.min(10, maxTurns); t++) foldOurs(w, texts[t]);
+      w.r.dispose();
+    }
+    if (side === 'official') {
+      let agent;
+      let prefix = 0;
+      if (n <= fullMax) {
+        agent = officialAgent();
         const t0 = now();
-        for (let t = 0; t < first; t++) foldOurs(ours, texts[t]);
-        const t1 = now();
-        for (let t = first; t <= last; t++) foldOurs(ours, texts[t]);
-        const t2 = now();
-        acc.window.push(t2 - t1);
-        acc.total.push(t2 - t0);
-        const { r } = ours;
-        if (r.state.messages.length !== 3 * n || ours.seen() === 0) throw new Error(`ours: ${r.state.messages.length} messages after ${n} turns`);
-        r.dispose();
+        for (let t = 0; t < last; t++) await officialRun(agent, conv.threadId, conv.turns[t].runId, conv.turns[t].events);
+        prefix = now() - t0;
+      } else {
+        // Too slow to fold whole: start from what n-1 turns fold into.
+        agent = officialAgent(conv.messages(last), conv.state(last));
       }
+      const t1 = now();
+      await officialRun(agent, conv.threadId, conv.turns[last].runId, conv.turns[last].events);
+      const w = now() - t1;
+      acc.window.push(w);
+      if (n <= fullMax) acc.total.push(prefix + w);
+      if (agent.messages.length !== 3 * n) throw new Error(`official: ${agent.messages.length} messages after ${n} turns`);
+    } else {
+      const ours = ourReducer(factory, side === 'ours' ? 'frame' : 'event');
+      const t0 = now();
+      for (let t = 0; t < first; t++) foldOurs(ours, texts[t]);
+      const t1 = now();
+      for (let t = first; t <= last; t++) foldOurs(ours, texts[t]);
+      const t2 = now();
+      acc.window.push(t2 - t1);
+      acc.total.push(t2 - t0);
+      const { r } = ours;
+      if (r.state.messages.length !== 3 * n || ours.seen() === 0) throw new Error(`ours: ${r.state.messages.length} messages after ${n} turns`);
+      r.dispose();
     }
-    const us = (ms, events) => (ms * 1000) / events;
-    /** A side's figures from its windows and totals. */
-    const figures = (acc, events, extra = {}) => ({
-      ...extra,
-      perEventUs: us(median(acc.window), events),
-      perEventBestUs: us(best(acc.window), events),
-      totalMs: acc.total.length ? median(acc.total) : null,
-      windowMs: acc.window,
-    });
+  }
+
+  const us = (ms, events) => (ms * 1000) / events;
+  /** A side's figures from its windows and totals. */
+  const figures = (acc, events, extra = {}) => ({
+    ...extra,
+    perEventUs: us(median(acc.window), events),
+    perEventBestUs: us(best(acc.window), events),
+    totalMs: acc.total.length ? median(acc.total) : null,
+    windowMs: acc.window,
+  });
+  for (const n of lengths) {
+    const { last, first, lastEvents, oursEvents, official, ours, oursEvent } = at.get(n);
     const row = {
       turns: n,
       events: eventsUpTo(n),
       windowEvents: lastEvents,
       oursWindowTurns: last - first + 1,
       oursWindowEvents: oursEvents,
-      official: figures(o, lastEvents),
-      ours: figures(u, oursEvents, { consumer: 'frame' }),
-      oursEvent: figures(e, oursEvents, { consumer: 'event' }),
+      official: figures(official, lastEvents),
+      ours: figures(ours, oursEvents, { consumer: 'frame' }),
+      oursEvent: figures(oursEvent, oursEvents, { consumer: 'event' }),
     };
     row.ratio = row.official.perEventUs / row.ours.perEventUs;
     row.ratioEvent = row.official.perEventUs / row.oursEvent.perEventUs;
