@@ -59,3 +59,8 @@ export function randomSplit(bytes, random, maxLen = 64) {
   }
   return chunks;
 }
+
+/** A state with reasoning durations zeroed: they come from the clock when events carry no timestamps. */
+export function normalise(state) {
+  return JSON.parse(JSON.stringify(state), (k, v) => (k === 'reasoningDurationMs' && typeof v === 'number' ? 0 : v));
+}

@@ -5,15 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReducer, __internal } from '../agui.js';
-import { wasmURL, streams, stream, sseText, rng, randomSplit } from './helpers.mjs';
+import { wasmURL, streams, stream, sseText, rng, randomSplit, normalise } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);
 const all = streams();
-
-/** Reasoning durations come from the clock when events carry no timestamps. */
-function normalise(state) {
-  return JSON.parse(JSON.stringify(state), (k, v) => (k === 'reasoningDurationMs' && typeof v === 'number' ? 0 : v));
-}
 
 function fold(lines, options = { deterministicIds: true }) {
   const r = factory.createReducer(options);

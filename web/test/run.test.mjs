@@ -4,7 +4,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReducer, run, createWorkerHost, createWorkerReducer } from '../agui.js';
 import { serve } from '../agui-worker.js';
-import { wasmURL, stream, sseText, randomSplit, rng } from './helpers.mjs';
+import { wasmURL, stream, sseText, randomSplit, rng, normalise } from './helpers.mjs';
 import { startServer } from './server.mjs';
 
 const factory = await loadReducer(wasmURL);
@@ -12,10 +12,6 @@ const server = await startServer();
 after(() => server.close());
 
 const NAME = 'ParallelToolCalls--WithParallelToolCalls_InvokesBothToolsAndStreamsResults-turn1.jsonl';
-
-function normalise(state) {
-  return JSON.parse(JSON.stringify(state), (k, v) => (k === 'reasoningDurationMs' && typeof v === 'number' ? 0 : v));
-}
 
 function solo(name) {
   const r = factory.createReducer({ deterministicIds: true });

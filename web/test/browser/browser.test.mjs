@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../chromium.mjs';
 import { loadReducer } from '../../agui.js';
-import { wasmURL, stream } from '../helpers.mjs';
+import { wasmURL, stream, normalise } from '../helpers.mjs';
 import { startServer } from '../server.mjs';
 
 const STREAM = 'ParallelToolCalls--WithParallelToolCalls_InvokesBothToolsAndStreamsResults-turn1.jsonl';
@@ -18,10 +18,6 @@ let profile;
 let context;
 let page;
 const problems = [];
-
-function normalise(state) {
-  return JSON.parse(JSON.stringify(state), (k, v) => (k === 'reasoningDurationMs' && typeof v === 'number' ? 0 : v));
-}
 
 async function solo(name) {
   const r = (await loadReducer(wasmURL)).createReducer({ deterministicIds: true });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../chromium.mjs';
 import { loadReducer } from '../../agui.js';
-import { wasmURL, stream } from '../helpers.mjs';
+import { wasmURL, stream, normalise } from '../helpers.mjs';
 import { startServer } from '../server.mjs';
 
 const VALID = stream('03_parallel_tools.jsonl').lines;
@@ -62,10 +62,6 @@ let profile;
 let context;
 let page;
 const problems = [];
-
-function normalise(state) {
-  return JSON.parse(JSON.stringify(state), (k, v) => (k === 'reasoningDurationMs' && typeof v === 'number' ? 0 : v));
-}
 
 before(async () => {
   server = await startServer();
