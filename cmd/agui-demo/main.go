@@ -21,6 +21,10 @@
 //	-speed 1               delay multiplier: 2 is twice as slow, 0 sends at once
 //	-web DIR               the folder served at / (default: web/ of the module, whose / is the demo page)
 //	-cors ORIGINS          other origins whose pages may use /agent (default: none, same origin only)
+//	-allow-host NAMES      more Host names answered (loopback names and IP addresses always are)
+//	-max-body 8388608      largest POST /agent body in bytes
+//	-max-runs 32           runs streamed at once
+//	-upstream-headers H    request headers the proxy passes on (none beyond the transport's)
 //	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
@@ -55,6 +59,10 @@ func main() {
 	scenDir := flag.String("scenarios", "", "directory of recorded runs (default: testdata/scenarios of the module)")
 	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent is proxied there (no CORS needed)")
 	corsFlag := flag.String("cors", "", "origins (comma-separated scheme://host:port, or *) whose pages may use /agent; default: same origin only")
+	allowHost := flag.String("allow-host", "", "more host names (comma-separated; *.example for subdomains) this server answers to; loopback names and IP addresses always")
+	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, in proxy mode too")
+	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs streamed at once; more get 503")
+	upHeaders := flag.String("upstream-headers", "", "request headers the -upstream proxy passes on besides the AG-UI transport's (e.g. Authorization,Cookie); none by default")
 	csp := flag.String("csp", "", "Content-Security-Policy of the HTML pages served (default: the demo page's strict policy; \"off\" sends none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
@@ -72,6 +80,17 @@ func main() {
 	cors, err := parseCORS(*corsFlag)
 	if err != nil {
 		log.Fatal(err)
+	}
+	hosts, err := parseHosts(*allowHost)
+	if err != nil {
+		log.Fatal(err)
+	}
+	passHeaders, err := parseHeaderNames(*upHeaders)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *maxBody <= 0 || *maxRuns <= 0 {
+		log.Fatal("-max-body and -max-runs must be > 0")
 	}
 
 	root := moduleRoot()
@@ -114,7 +133,8 @@ func main() {
 		log.Fatalf("unknown scenario %q; have: auto, %s", name, strings.Join(cat.order, ", "))
 	}
 
-	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp, logf: log.Printf}
+	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp,
+		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders, logf: log.Printf}
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -129,12 +149,9 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &http.Server{
-		Handler:           newServer(cfg),
-		ReadHeaderTimeout: 10 * time.Second,
-		// Streams end when the server does.
-		BaseContext: func(net.Listener) context.Context { return ctx },
-	}
+	srv := newHTTPServer(newServer(cfg))
+	// Streams end when the server does.
+	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 
 	agent := "replaying testdata/scenarios (scenario " + name + fmt.Sprintf(", speed %g)", *speed)
 	if cfg.upstream != nil {

@@ -25,7 +25,13 @@ type config struct {
 	upstream *url.URL   // when set, POST /agent is proxied there instead
 	cors     corsPolicy // other origins allowed to use /agent (-cors)
 	csp      string     // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
-	logf     func(string, ...any)
+	hosts    hostPolicy // Host names answered besides loopback and IPs (-allow-host)
+	maxBody  int64      // bytes of a POST /agent body (-max-body); 0 is the default
+	maxRuns  int        // runs streamed at once (-max-runs); 0 is the default
+	// upstreamHeaders are request headers the proxy forwards besides the
+	// transport's own (-upstream-headers), e.g. Authorization.
+	upstreamHeaders []string
+	logf            func(string, ...any)
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
 }
@@ -42,25 +48,41 @@ func newServer(cfg config) http.Handler {
 	if cfg.scenario == "" {
 		cfg.scenario = "auto"
 	}
+	if cfg.maxBody <= 0 {
+		cfg.maxBody = defaultMaxBody
+	}
+	if cfg.maxRuns <= 0 {
+		cfg.maxRuns = defaultMaxRuns
+	}
 	s := &server{config: cfg}
 	if cfg.upstream != nil {
 		up := cfg.upstream
+		pass := map[string]bool{}
+		for _, h := range append(append([]string(nil), proxyHeaders...), cfg.upstreamHeaders...) {
+			pass[http.CanonicalHeaderKey(h)] = true
+		}
 		s.proxy = &httputil.ReverseProxy{
 			Rewrite: func(r *httputil.ProxyRequest) {
 				r.Out.URL = &url.URL{Scheme: up.Scheme, Host: up.Host, Path: up.Path, RawQuery: up.RawQuery}
 				r.Out.Host = up.Host
+				filterProxyHeaders(r.Out.Header, pass)
 			},
-			FlushInterval:  -1, // stream every chunk as it arrives
-			ModifyResponse: dropUpstreamCORS,
+			FlushInterval: -1, // stream every chunk as it arrives
+			ModifyResponse: func(resp *http.Response) error {
+				if !pass["Cookie"] {
+					resp.Header.Del("Set-Cookie") // cookies of the upstream are not this origin's
+				}
+				return dropUpstreamCORS(resp)
+			},
 		}
 	}
 	mux := http.NewServeMux()
-	agent := cfg.cors.withCORS("POST", nil, http.HandlerFunc(s.agent))
+	agent := cfg.cors.withCORS("POST", cfg.upstreamHeaders, s.guardAgent(http.HandlerFunc(s.agent)))
 	mux.Handle("POST /agent", agent)
 	mux.Handle("OPTIONS /agent", agent)
 	mux.HandleFunc("GET /agent", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "POST")
-		httpError(w, http.StatusMethodNotAllowed, "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
+		httpError(w, http.StatusMethodNotAllowed, "method_not_allowed", "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
 	})
 	scenarios := cfg.cors.withCORS("GET", nil, http.HandlerFunc(s.scenarios))
 	mux.Handle("GET /scenarios", scenarios)
@@ -73,7 +95,7 @@ func newServer(cfg config) http.Handler {
 		csp = ""
 	}
 	mux.Handle("GET /", staticHandler(cfg.webDir, csp))
-	return mux
+	return cfg.hosts.checkHost(mux)
 }
 
 // runAgentInput is the part of an AG-UI RunAgentInput the server reads.
@@ -133,11 +155,16 @@ func (in *runAgentInput) requestedScenario() string {
 	return fp.Scenario
 }
 
-func httpError(w http.ResponseWriter, code int, msg string) {
+// httpError answers with a JSON error: {"error": message, "code": code},
+// the code a stable token a client can branch on.
+func httpError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	b, _ := json.Marshal(map[string]string{"error": msg})
+	w.WriteHeader(status)
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}{msg, code})
 	w.Write(append(b, '\n'))
 }
 
@@ -147,9 +174,9 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var in runAgentInput
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<20))
+	dec := json.NewDecoder(r.Body) // read and bounded by guardAgent
 	if err := dec.Decode(&in); err != nil {
-		httpError(w, http.StatusBadRequest, "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
+		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
 		return
 	}
 	if in.ThreadID == "" {
@@ -161,7 +188,7 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 
 	sc, ids, err := s.choose(&in)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpError(w, http.StatusBadRequest, "unknown_scenario", err.Error())
 		return
 	}
 	s.replay(w, r.Context(), sc, ids, &in)
@@ -247,6 +274,7 @@ func (s *server) replay(w http.ResponseWriter, ctx context.Context, sc *scenario
 		buf = append(buf[:0], "data: "...)
 		buf = s.render(buf, ev, ids, in)
 		buf = append(buf, "\n\n"...)
+		_ = rc.SetWriteDeadline(time.Now().Add(frameWriteTimeout))
 		if _, err = w.Write(buf); err != nil {
 			break
 		}

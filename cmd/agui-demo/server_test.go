@@ -453,6 +453,7 @@ func TestCancelStopsStream(t *testing.T) {
 	defer cancel()
 	body, _ := json.Marshal(userInput("t", "r", "x", map[string]any{"scenario": "reasoning"}))
 	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/agent", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()

@@ -343,6 +343,36 @@ test('endpoint: an HTTP error from the endpoint becomes the error banner', { tim
   await page.dispatchEvent(tid('endpoint'), 'change');
 });
 
+test('endpoint link: ?endpoint= switches agents only once the user agrees', { timeout: TIMEOUT }, async (t) => {
+  const page = await context.newPage();
+  t.after(() => page.close());
+  const dialogs = [];
+  let answer = 'dismiss';
+  page.on('dialog', (d) => { dialogs.push(d.message()); return answer === 'accept' ? d.accept() : d.dismiss(); });
+  const ready = () => page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: TIMEOUT });
+  await page.goto(url);
+  await page.evaluate(() => localStorage.clear());
+
+  const elsewhere = 'http://127.0.0.1:9/other-agent';
+  await page.goto(`${url}?endpoint=${encodeURIComponent(elsewhere)}`);
+  await ready();
+  assert.equal(dialogs.length, 1, 'asked once');
+  assert.match(dialogs[0], /other-agent/, 'the question names the agent');
+  assert.equal(await page.inputValue(tid('endpoint')), '/agent', 'declined: still the demo agent');
+
+  answer = 'accept';
+  await page.reload();
+  await ready();
+  assert.equal(dialogs.length, 2);
+  assert.equal(await page.inputValue(tid('endpoint')), elsewhere, 'accepted: the linked agent');
+
+  // A link to the agent already in use asks nothing.
+  await page.goto(`${url}?endpoint=/agent`);
+  await ready();
+  assert.equal(dialogs.length, 2);
+  assert.equal(await page.inputValue(tid('endpoint')), '/agent');
+});
+
 test('overview screenshot', { timeout: TIMEOUT }, async (t) => {
   const page = await openPage(t);
   await page.setViewportSize({ width: 1360, height: 1260 });
