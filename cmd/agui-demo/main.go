@@ -6,9 +6,11 @@
 //
 // It serves web/ at / (the page is /demo/) and answers POST /agent, an AG-UI
 // RunAgentInput, with a recorded run from testdata/scenarios as a real
-// text/event-stream: one "data:" frame per event, flushed one by one and
-// paced like a model. The run is chosen by the page (forwardedProps.scenario),
-// by -scenario, or else by the words of the user's last message ("reason",
+// text/event-stream: one frame per event ("id: <run>:<seq>" and "data:"),
+// flushed one by one and paced like a model. A client whose connection
+// dropped resumes the run with Last-Event-ID (docs/resume.md). The run is
+// chosen by the page (forwardedProps.scenario), by -scenario, or else by
+// the words of the user's last message ("reason",
 // "tool", "parallel", "state", "activity", "error", "interrupt"…). Recorded
 // threadId/runId are replaced by the request's, and message and tool-call
 // ids get the run id as suffix, so a conversation continues across turns.
@@ -25,6 +27,11 @@
 //	-max-body 8388608      largest POST /agent body in bytes
 //	-max-runs 32           runs streamed at once
 //	-upstream-headers H    request headers the proxy passes on (none beyond the transport's)
+//	-resume-runs 64        runs kept for resuming (Last-Event-ID; docs/resume.md)
+//	-resume-bytes 67108864 bytes of frames kept for resuming
+//	-resume-ttl 5m         how long a finished run stays resumable
+//	-resume-grace 30s      how long a run nobody reads goes on, waiting for a resume
+//	-drop-after 0          cut every connection after N frames (to show resuming)
 //	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
@@ -63,6 +70,11 @@ func main() {
 	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, in proxy mode too")
 	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs streamed at once; more get 503")
 	upHeaders := flag.String("upstream-headers", "", "request headers the -upstream proxy passes on besides the AG-UI transport's (e.g. Authorization,Cookie); none by default")
+	logRuns := flag.Int("resume-runs", defaultLogRuns, "runs kept in memory so that a dropped client can resume them (Last-Event-ID)")
+	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes of frames kept for resuming, all runs together")
+	logTTL := flag.Duration("resume-ttl", defaultLogTTL, "how long a finished run stays resumable")
+	grace := flag.Duration("resume-grace", defaultGrace, "how long a run goes on once no client reads it, waiting for one to resume it (0: stop at once)")
+	dropAfter := flag.Int("drop-after", 0, "cut every connection after this many frames, to show and test resuming (0: never)")
 	csp := flag.String("csp", "", "Content-Security-Policy of the HTML pages served (default: the demo page's strict policy; \"off\" sends none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
@@ -91,6 +103,9 @@ func main() {
 	}
 	if *maxBody <= 0 || *maxRuns <= 0 {
 		log.Fatal("-max-body and -max-runs must be > 0")
+	}
+	if *logRuns <= 0 || *logBytes <= 0 || *logTTL <= 0 || *grace < 0 || *dropAfter < 0 {
+		log.Fatal("-resume-runs, -resume-bytes and -resume-ttl must be > 0; -resume-grace and -drop-after >= 0")
 	}
 
 	root := moduleRoot()
@@ -134,7 +149,9 @@ func main() {
 	}
 
 	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp,
-		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders, logf: log.Printf}
+		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
+		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: *dropAfter,
+		logf: log.Printf}
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

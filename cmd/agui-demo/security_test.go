@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agui-reducer/agui/reducer/sse"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -239,7 +240,9 @@ func TestServerTimeouts(t *testing.T) {
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	assert.Equal(t, len(c.byName["tools"].events), strings.Count(string(raw), "\ndata: ")+1, "every frame arrived")
+	events, errs := sse.ParseAll(raw)
+	assert.Empty(t, errs)
+	assert.Len(t, events, len(c.byName["tools"].events), "every frame arrived")
 }
 
 // TestConcurrentRunCap: with -max-runs 1, a second run while one streams

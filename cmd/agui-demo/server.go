@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	crand "crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -32,6 +31,16 @@ type config struct {
 	// transport's own (-upstream-headers), e.g. Authorization.
 	upstreamHeaders []string
 	logf            func(string, ...any)
+	// The run log (-resume-*): how many runs and bytes of frames are kept
+	// for resuming, and how long after a run ended; 0 is the default.
+	logRuns  int
+	logBytes int64
+	logTTL   time.Duration
+	// resumeGrace is how long a run goes on once no connection streams it
+	// (-resume-grace); 0 stops it at once.
+	resumeGrace time.Duration
+	dropAfter   int              // cut every connection after this many frames (-drop-after); 0 never
+	now         func() time.Time // the run log's clock (tests); nil is time.Now
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
 }
@@ -39,6 +48,7 @@ type config struct {
 type server struct {
 	config
 	proxy *httputil.ReverseProxy
+	runs  *runLog
 }
 
 func newServer(cfg config) http.Handler {
@@ -54,7 +64,16 @@ func newServer(cfg config) http.Handler {
 	if cfg.maxRuns <= 0 {
 		cfg.maxRuns = defaultMaxRuns
 	}
-	s := &server{config: cfg}
+	if cfg.logRuns <= 0 {
+		cfg.logRuns = defaultLogRuns
+	}
+	if cfg.logBytes <= 0 {
+		cfg.logBytes = defaultLogBytes
+	}
+	if cfg.logTTL <= 0 {
+		cfg.logTTL = defaultLogTTL
+	}
+	s := &server{config: cfg, runs: newRunLog(cfg.logRuns, cfg.logBytes, cfg.logTTL, cfg.now)}
 	if cfg.upstream != nil {
 		up := cfg.upstream
 		pass := map[string]bool{}
@@ -170,7 +189,11 @@ func httpError(w http.ResponseWriter, status int, code, msg string) {
 
 func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 	if s.proxy != nil {
-		s.proxy.ServeHTTP(w, r)
+		s.proxy.ServeHTTP(w, r) // Last-Event-ID and the upstream's ids pass through
+		return
+	}
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		s.resume(w, r, id)
 		return
 	}
 	var in runAgentInput
@@ -191,7 +214,13 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "unknown_scenario", err.Error())
 		return
 	}
-	s.replay(w, r.Context(), sc, ids, &in)
+	if s.runs.running() >= s.maxRuns {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, "too_many_runs",
+			"the server is producing "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
+		return
+	}
+	s.serveRun(w, r, s.startRun(sc, ids, &in), 0)
 }
 
 // choose picks the scenario for a request and the id mapping of its replay:
@@ -241,56 +270,6 @@ func suffixed(id, run string) string {
 		return id
 	}
 	return id + "-" + run
-}
-
-// replay streams the scenario as text/event-stream, one "data:" frame per
-// event, flushed one by one and paced like a model; it stops when the
-// client goes away.
-func (s *server) replay(w http.ResponseWriter, ctx context.Context, sc *scenario, ids map[string]string, in *runAgentInput) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	h.Set("X-Agui-Scenario", sc.name)
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-
-	start := time.Now()
-	sent := 0
-	var err error
-	var buf []byte
-	for _, ev := range sc.events {
-		if d := s.delay(ev); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-			case <-t.C:
-			}
-		}
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		buf = append(buf[:0], "data: "...)
-		buf = s.render(buf, ev, ids, in)
-		buf = append(buf, "\n\n"...)
-		_ = rc.SetWriteDeadline(time.Now().Add(frameWriteTimeout))
-		if _, err = w.Write(buf); err != nil {
-			break
-		}
-		if err = rc.Flush(); err != nil {
-			break
-		}
-		sent++
-	}
-	if err != nil {
-		s.logf("agent: run %s, scenario %s: stopped after %d of %d events (%v)", in.RunID, sc.name, sent, len(sc.events), err)
-	} else {
-		s.logf("agent: run %s, scenario %s: %d events in %v", in.RunID, sc.name, sent, time.Since(start).Round(time.Millisecond))
-	}
-	if s.done != nil {
-		s.done(sc.name, sent, err)
-	}
 }
 
 // render appends the event as sent: ids rewritten, threadId/runId set to

@@ -460,6 +460,9 @@ func TestCancelStopsStream(t *testing.T) {
 	br := bufio.NewReader(resp.Body)
 	line, err := br.ReadString('\n')
 	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, "id: "), line)
+	line, err = br.ReadString('\n')
+	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(line, "data: "), line)
 	cancel()
 
