@@ -25,7 +25,7 @@
 //	-cors ORIGINS          other origins whose pages may use /agent (default: none, same origin only)
 //	-allow-host NAMES      more Host names answered (loopback names and IP addresses always are)
 //	-max-body 8388608      largest POST /agent body in bytes
-//	-max-runs 32           runs streamed at once
+//	-max-runs 32           runs at once (replayed or proxied)
 //	-upstream-headers H    request headers the proxy passes on (none beyond the transport's)
 //	-resume-runs 64        runs kept for resuming (Last-Event-ID; docs/resume.md)
 //	-resume-bytes 67108864 bytes of frames kept for resuming
@@ -68,7 +68,7 @@ func main() {
 	corsFlag := flag.String("cors", "", "origins (comma-separated scheme://host:port, or *) whose pages may use /agent; default: same origin only")
 	allowHost := flag.String("allow-host", "", "more host names (comma-separated; *.example for subdomains) this server answers to; loopback names and IP addresses always")
 	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, in proxy mode too")
-	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs streamed at once; more get 503")
+	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs at once, replayed (including those waiting for a resume) or proxied; more get 503")
 	upHeaders := flag.String("upstream-headers", "", "request headers the -upstream proxy passes on besides the AG-UI transport's (e.g. Authorization,Cookie); none by default")
 	logRuns := flag.Int("resume-runs", defaultLogRuns, "runs kept in memory so that a dropped client can resume them (Last-Event-ID)")
 	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes of frames kept for resuming, all runs together")
@@ -166,6 +166,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	cfg.ctx = ctx
 	srv := newHTTPServer(newServer(cfg))
 	// Streams end when the server does.
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }

@@ -55,11 +55,17 @@ func runKey(runID string) string {
 // the scenario, paced, rendered into frames. The run goes on when its
 // client's connection drops (for resumeGrace) so that the client can come
 // back for the rest.
+// It returns nil when -max-runs runs are being produced already.
 func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput) *loggedRun {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(s.ctx)
 	run := &loggedRun{key: runKey(in.RunID), runID: in.RunID, scenario: sc.name, cancel: cancel}
-	s.runs.add(run)
+	if !s.runs.add(run, s.maxRuns) {
+		cancel()
+		return nil
+	}
+	s.running.Add(1)
 	go func() {
+		defer s.running.Done()
 		defer cancel()
 		start := time.Now()
 		produced := 0
@@ -81,7 +87,7 @@ func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput
 		}
 		s.runs.finish(run, err == nil)
 		if err != nil {
-			s.logf("agent: run %s, scenario %s: stopped after %d of %d events (no client came back)", in.RunID, sc.name, produced, len(sc.events))
+			s.logf("agent: run %s, scenario %s: stopped after %d of %d events (no client came back, or the server stops)", in.RunID, sc.name, produced, len(sc.events))
 		} else {
 			s.logf("agent: run %s, scenario %s: %d events in %v", in.RunID, sc.name, produced, time.Since(start).Round(time.Millisecond))
 		}

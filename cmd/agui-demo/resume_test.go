@@ -342,3 +342,82 @@ func TestParseEventID(t *testing.T) {
 	}
 	assert.Equal(t, "k:3", eventID("k", 3))
 }
+
+// TestRunCapCountsDetachedRuns: a run whose client left goes on for the
+// grace period and counts against -max-runs; it can still be resumed.
+func TestRunCapCountsDetachedRuns(t *testing.T) {
+	srv := startServer(t, config{maxRuns: 1, speed: 1, resumeGrace: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/agent", bytes.NewReader(runBody(t, "r1", "reasoning")))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	require.NoError(t, err)
+	cancel()
+	resp.Body.Close()
+
+	status, code, _ := agentRequest(t, srv, nil, runBody(t, "r2", "text"))
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+	assert.Equal(t, "too_many_runs", code)
+
+	// The first run, resumed after its first frame, streams on; the test
+	// reads one more frame and leaves (the run then stops: nobody is back
+	// when the server closes).
+	req, _ = http.NewRequest("POST", srv.URL+"/agent", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Last-Event-ID", strings.TrimSpace(strings.TrimPrefix(line, "id:")))
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	resp, err = http.DefaultClient.Do(req.WithContext(ctx2))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	next, err := bufio.NewReader(resp.Body).ReadString('\n')
+	require.NoError(t, err)
+	_, seq, ok := parseEventID(strings.TrimSpace(strings.TrimPrefix(next, "id:")))
+	require.True(t, ok, next)
+	assert.Equal(t, 2, seq)
+}
+
+// TestRunLogEviction: the log's bounds evict finished runs first (oldest
+// first), then the oldest running one; an evicted run still being produced
+// counts as running until it ends.
+func TestRunLogEviction(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
+	l := newRunLog(3, 1<<20, time.Hour, tick)
+	mk := func(key string) *loggedRun { return &loggedRun{key: key, cancel: func() {}} }
+	a, b, c, d := mk("a"), mk("b"), mk("c"), mk("d")
+	for _, r := range []*loggedRun{a, b, c} {
+		require.True(t, l.add(r, 10))
+		l.append(r, []byte(`{"type":"RUN_STARTED"}`))
+	}
+	l.finish(b, true)
+	require.True(t, l.add(d, 10))
+	assert.Nil(t, l.get("b"), "the finished run goes first, though a is older")
+	assert.NotNil(t, l.get("a"))
+
+	e := mk("e")
+	require.True(t, l.add(e, 10))
+	assert.Nil(t, l.get("a"), "then the oldest running run")
+	l.mu.Lock()
+	assert.Equal(t, 4, l.runningLocked(), "a, c, d, e are produced")
+	l.mu.Unlock()
+	assert.False(t, l.add(mk("f"), 4), "the cap counts the evicted running run")
+	l.finish(a, false)
+	assert.True(t, l.add(mk("g"), 4))
+
+	// Bytes: the log's total stays under the bound once older runs go.
+	l = newRunLog(100, 100, time.Hour, tick)
+	x, y := mk("x"), mk("y")
+	require.True(t, l.add(x, 10))
+	l.append(x, bytes.Repeat([]byte("x"), 80))
+	l.finish(x, true)
+	require.True(t, l.add(y, 10))
+	l.append(y, bytes.Repeat([]byte("y"), 40))
+	assert.Nil(t, l.get("x"))
+	l.mu.Lock()
+	assert.EqualValues(t, 40, l.bytes)
+	l.mu.Unlock()
+}

@@ -26,9 +26,10 @@ type runLog struct {
 	ttl      time.Duration
 	now      func() time.Time
 
-	mu    sync.Mutex
-	runs  map[string]*loggedRun // by key
-	bytes int64                 // frames of the runs in runs
+	mu             sync.Mutex
+	runs           map[string]*loggedRun // by key
+	bytes          int64                 // frames of the runs in runs
+	evictedRunning int                   // runs evicted while still produced
 }
 
 func newRunLog(maxRuns int, maxBytes int64, ttl time.Duration, now func() time.Time) *runLog {
@@ -60,14 +61,19 @@ type loggedRun struct {
 	grace    *time.Timer   // cancels the run when nobody came back
 }
 
-// add starts logging a new run, evicting what the bounds require.
-func (l *runLog) add(run *loggedRun) {
+// add starts logging a new run, evicting what the bounds require, unless
+// maxRunning runs are being produced already.
+func (l *runLog) add(run *loggedRun, maxRunning int) bool {
 	run.changed = make(chan struct{})
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.runningLocked() >= maxRunning {
+		return false
+	}
 	run.started = l.now()
 	l.runs[run.key] = run
 	l.evictLocked(run)
+	return true
 }
 
 // get returns the run logged under key, or nil if it is unknown, expired
@@ -79,11 +85,10 @@ func (l *runLog) get(key string) *loggedRun {
 	return l.runs[key]
 }
 
-// running counts the runs being produced.
-func (l *runLog) running() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
+// runningLocked counts the runs being produced (evicted ones included: they
+// are still produced).
+func (l *runLog) runningLocked() int {
+	n := l.evictedRunning
 	for _, r := range l.runs {
 		if r.ended.IsZero() {
 			n++
@@ -124,6 +129,9 @@ func (l *runLog) finish(run *loggedRun, complete bool) {
 
 	l.mu.Lock()
 	run.ended = l.now()
+	if run.evicted {
+		l.evictedRunning--
+	}
 	l.mu.Unlock()
 }
 
@@ -168,6 +176,9 @@ func older(a, b *loggedRun) bool {
 func (l *runLog) removeLocked(r *loggedRun) {
 	delete(l.runs, r.key)
 	r.evicted = true
+	if r.ended.IsZero() {
+		l.evictedRunning++
+	}
 	r.mu.Lock()
 	l.bytes -= r.size
 	r.mu.Unlock()

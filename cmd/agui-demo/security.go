@@ -145,10 +145,17 @@ func sameOrigin(r *http.Request) bool {
 
 // guardAgent wraps POST /agent (after withCORS): the request must come from
 // the page's own origin or an origin -cors allows, carry JSON, and fit in
-// maxBody; at most maxRuns are served at once. The body is read here, so
-// the handler gets it whole (and the proxy forwards it with a length).
+// maxBody. At most maxRuns are proxied at once; a replayed run is produced
+// apart from its connections (startRun caps those at maxRuns), and twice
+// as many connections may stream, since a client that resumes may be back
+// before the server has seen its old connection go. The body is read here,
+// so the handler gets it whole (and the proxy forwards it with a length).
 func (s *server) guardAgent(next http.Handler) http.Handler {
-	sem := make(chan struct{}, s.maxRuns)
+	conns := s.maxRuns
+	if s.proxy == nil {
+		conns *= 2
+	}
+	sem := make(chan struct{}, conns)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); !sameOrigin(r) && !(origin != "" && s.cors.allows(origin)) {
 			httpError(w, http.StatusForbidden, "cross_origin",
@@ -185,7 +192,7 @@ func (s *server) guardAgent(next http.Handler) http.Handler {
 		default:
 			w.Header().Set("Retry-After", "1")
 			httpError(w, http.StatusServiceUnavailable, "too_many_runs",
-				"the server is streaming "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
+				"the server is streaming "+strconv.Itoa(conns)+" connections already (-max-runs)")
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -216,7 +216,9 @@ func TestServerTimeouts(t *testing.T) {
 	assert.Zero(t, hs.WriteTimeout, "streams last as long as the run")
 
 	c := testCatalog(t)
-	srv := httptest.NewUnstartedServer(newServer(config{catalog: c, webDir: t.TempDir(), speed: 0.3, logf: t.Logf}))
+	s := newServer(config{catalog: c, webDir: t.TempDir(), speed: 0.3, logf: t.Logf})
+	defer s.wait()
+	srv := httptest.NewUnstartedServer(s)
 	srv.Config = newHTTPServer(srv.Config.Handler)
 	// Shortened so the test does not wait: the behaviour, not the figures.
 	srv.Config.ReadHeaderTimeout = 200 * time.Millisecond
@@ -342,4 +344,31 @@ func mustAtoi(t *testing.T, s string) int64 {
 		n = n*10 + int64(c-'0')
 	}
 	return n
+}
+
+// TestProxyRunCap: in proxy mode -max-runs caps the runs proxied at once.
+func TestProxyRunCap(t *testing.T) {
+	release := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte("data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
+		w.(http.Flusher).Flush()
+		<-release
+	}))
+	defer up.Close()
+	defer close(release)
+	u, _ := url.Parse(up.URL)
+	srv := startServer(t, config{upstream: u, maxRuns: 1})
+
+	req, _ := http.NewRequest("POST", srv.URL+"/agent", bytes.NewReader(textRun(t)))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	_, err = bufio.NewReader(resp.Body).ReadString('\n')
+	require.NoError(t, err)
+
+	status, code, _ := agentRequest(t, srv, nil, textRun(t))
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+	assert.Equal(t, "too_many_runs", code)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	crand "crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -41,17 +43,28 @@ type config struct {
 	resumeGrace time.Duration
 	dropAfter   int              // cut every connection after this many frames (-drop-after); 0 never
 	now         func() time.Time // the run log's clock (tests); nil is time.Now
+	// ctx ends the runs being produced when it is done (the server's
+	// lifetime); nil is context.Background.
+	ctx context.Context
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
 }
 
 type server struct {
 	config
-	proxy *httputil.ReverseProxy
-	runs  *runLog
+	proxy   *httputil.ReverseProxy
+	runs    *runLog
+	handler http.Handler
+	running sync.WaitGroup // the goroutines producing runs
 }
 
-func newServer(cfg config) http.Handler {
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// wait returns when every run has stopped being produced (once ctx is done,
+// soon).
+func (s *server) wait() { s.running.Wait() }
+
+func newServer(cfg config) *server {
 	if cfg.logf == nil {
 		cfg.logf = func(string, ...any) {}
 	}
@@ -72,6 +85,9 @@ func newServer(cfg config) http.Handler {
 	}
 	if cfg.logTTL <= 0 {
 		cfg.logTTL = defaultLogTTL
+	}
+	if cfg.ctx == nil {
+		cfg.ctx = context.Background()
 	}
 	s := &server{config: cfg, runs: newRunLog(cfg.logRuns, cfg.logBytes, cfg.logTTL, cfg.now)}
 	if cfg.upstream != nil {
@@ -114,7 +130,8 @@ func newServer(cfg config) http.Handler {
 		csp = ""
 	}
 	mux.Handle("GET /", staticHandler(cfg.webDir, csp))
-	return cfg.hosts.checkHost(mux)
+	s.handler = cfg.hosts.checkHost(mux)
+	return s
 }
 
 // runAgentInput is the part of an AG-UI RunAgentInput the server reads.
@@ -214,13 +231,15 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "unknown_scenario", err.Error())
 		return
 	}
-	if s.runs.running() >= s.maxRuns {
+	run := s.startRun(sc, ids, &in)
+	if run == nil {
+		// Runs whose clients left go on for -resume-grace, and count.
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, "too_many_runs",
 			"the server is producing "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
 		return
 	}
-	s.serveRun(w, r, s.startRun(sc, ids, &in), 0)
+	s.serveRun(w, r, run, 0)
 }
 
 // choose picks the scenario for a request and the id mapping of its replay:

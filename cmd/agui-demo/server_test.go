@@ -42,8 +42,15 @@ func startServer(t *testing.T, cfg config) *httptest.Server {
 		cfg.webDir = t.TempDir()
 	}
 	cfg.logf = t.Logf
-	srv := httptest.NewServer(newServer(cfg))
-	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.ctx = ctx
+	s := newServer(cfg)
+	srv := httptest.NewServer(s)
+	t.Cleanup(func() {
+		srv.Close()
+		cancel() // runs still produced for a client that may come back
+		s.wait()
+	})
 	return srv
 }
 
