@@ -111,14 +111,13 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	h.Set("X-Agui-Scenario", run.scenario)
+	run.attach()
+	defer run.detach(s.resumeGrace)
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	if err := rc.Flush(); err != nil { // the headers: the client knows the run is on
 		return 0, err
 	}
-
-	run.attach()
-	defer run.detach(s.resumeGrace)
 	sent, next := 0, from
 	var buf []byte
 	for {
