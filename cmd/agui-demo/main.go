@@ -31,7 +31,7 @@
 //	-resume-bytes 67108864 bytes of frames kept for resuming
 //	-resume-ttl 5m         how long a finished run stays resumable
 //	-resume-grace 30s      how long a run nobody reads goes on, waiting for a resume
-//	-drop-after 0          cut every connection after N frames (to show resuming)
+//	-drop-after 0          cut every connection after N frames, or N-M: a random count (to show resuming)
 //	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
@@ -74,7 +74,7 @@ func main() {
 	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes of frames kept for resuming, all runs together")
 	logTTL := flag.Duration("resume-ttl", defaultLogTTL, "how long a finished run stays resumable")
 	grace := flag.Duration("resume-grace", defaultGrace, "how long a run goes on once no client reads it, waiting for one to resume it (0: stop at once)")
-	dropAfter := flag.Int("drop-after", 0, "cut every connection after this many frames, to show and test resuming (0: never)")
+	dropAfter := flag.String("drop-after", "0", "cut every connection after N frames, or after a random count in N-M, to show and test resuming (0: never)")
 	csp := flag.String("csp", "", "Content-Security-Policy of the HTML pages served (default: the demo page's strict policy; \"off\" sends none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
@@ -104,8 +104,12 @@ func main() {
 	if *maxBody <= 0 || *maxRuns <= 0 {
 		log.Fatal("-max-body and -max-runs must be > 0")
 	}
-	if *logRuns <= 0 || *logBytes <= 0 || *logTTL <= 0 || *grace < 0 || *dropAfter < 0 {
-		log.Fatal("-resume-runs, -resume-bytes and -resume-ttl must be > 0; -resume-grace and -drop-after >= 0")
+	if *logRuns <= 0 || *logBytes <= 0 || *logTTL <= 0 || *grace < 0 {
+		log.Fatal("-resume-runs, -resume-bytes and -resume-ttl must be > 0; -resume-grace >= 0")
+	}
+	dropLo, dropHi, err := parseDropAfter(*dropAfter)
+	if err != nil {
+		log.Fatal(err)
 	}
 
 	root := moduleRoot()
@@ -150,7 +154,7 @@ func main() {
 
 	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp,
 		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
-		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: *dropAfter,
+		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: dropLo, dropAfterMax: dropHi,
 		logf: log.Printf}
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -98,6 +99,22 @@ func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput
 	return run
 }
 
+// parseDropAfter reads -drop-after: "N" cuts every connection after N
+// frames, "N-M" after a count drawn for each connection from [N, M].
+func parseDropAfter(v string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(strings.TrimSpace(v), "-")
+	if lo, err = strconv.Atoi(a); err != nil || lo < 0 {
+		return 0, 0, errors.New("-drop-after: want N or N-M (frames), got " + strconv.Quote(v))
+	}
+	hi = lo
+	if isRange {
+		if hi, err = strconv.Atoi(b); err != nil || hi < lo || lo == 0 {
+			return 0, 0, errors.New("-drop-after: want N or N-M with 0 < N <= M, got " + strconv.Quote(v))
+		}
+	}
+	return lo, hi, nil
+}
+
 // errDropped is how a connection cut by -drop-after ends.
 var errDropped = errors.New("connection dropped (-drop-after)")
 
@@ -119,11 +136,15 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 		return 0, err
 	}
 	sent, next := 0, from
+	cut := s.dropAfter
+	if s.dropAfterMax > cut {
+		cut += rand.IntN(s.dropAfterMax - cut + 1)
+	}
 	var buf []byte
 	for {
 		frames, done, _, changed := run.next(next)
 		for _, f := range frames {
-			if s.dropAfter > 0 && sent == s.dropAfter {
+			if cut > 0 && sent == cut {
 				return sent, errDropped
 			}
 			next++

@@ -220,6 +220,43 @@ func TestDropAfter(t *testing.T) {
 	assert.Len(t, f.state["toolCalls"], 2)
 }
 
+// TestDropAfterRange: -drop-after N-M cuts each connection after a count
+// drawn from [N, M]; resuming each time still gets the whole run once.
+func TestDropAfterRange(t *testing.T) {
+	lo, hi, err := parseDropAfter("3-9")
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{3, 9}, [2]int{lo, hi})
+	lo, hi, err = parseDropAfter("5")
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{5, 5}, [2]int{lo, hi})
+	for _, bad := range []string{"", "x", "-1", "9-3", "0-4", "3-", "3-x"} {
+		_, _, err := parseDropAfter(bad)
+		assert.Error(t, err, bad)
+	}
+
+	c := testCatalog(t)
+	want := len(c.byName["reasoning"].events)
+	srv := startServer(t, config{catalog: c, dropAfter: 3, dropAfterMax: 9, resumeGrace: time.Minute})
+	body := runBody(t, "r-range", "reasoning")
+	var all []sse.Event
+	last := ""
+	for conns := 0; ; conns++ {
+		require.Less(t, conns, want, "progress on every connection")
+		resp, frames, cut := runFrames(t, srv, body, last)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		all = append(all, frames...)
+		if !cut {
+			assert.LessOrEqual(t, len(frames), 9)
+			break
+		}
+		assert.GreaterOrEqual(t, len(frames), 3)
+		assert.LessOrEqual(t, len(frames), 9)
+		last = frames[len(frames)-1].ID
+	}
+	require.Len(t, all, want)
+	checkIDs(t, all, 1)
+}
+
 // TestResumeErrors: a malformed id is 400 bad_last_event_id; a run the log
 // does not have (unknown, expired, evicted) is 410 resume_unavailable; a
 // run stopped before its end, resumed past its last frame, is 410

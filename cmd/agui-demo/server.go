@@ -41,8 +41,11 @@ type config struct {
 	// resumeGrace is how long a run goes on once no connection streams it
 	// (-resume-grace); 0 stops it at once.
 	resumeGrace time.Duration
-	dropAfter   int              // cut every connection after this many frames (-drop-after); 0 never
-	now         func() time.Time // the run log's clock (tests); nil is time.Now
+	// dropAfter cuts every connection after this many frames (-drop-after
+	// N); 0 never. With dropAfterMax > dropAfter (-drop-after N-M), each
+	// connection draws its count from [dropAfter, dropAfterMax].
+	dropAfter, dropAfterMax int
+	now                     func() time.Time // the run log's clock (tests); nil is time.Now
 	// ctx ends the runs being produced when it is done (the server's
 	// lifetime); nil is context.Background.
 	ctx context.Context
