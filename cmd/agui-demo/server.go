@@ -17,38 +17,44 @@ import (
 	"time"
 )
 
-// config is what the flags set.
+// config is what the flags set. Zero values are the defaults.
 type config struct {
-	webDir   string     // served at /
-	catalog  *catalog   // recorded runs
-	scenario string     // "auto" or a scenario name: the default when the page names none
-	speed    float64    // delay multiplier: 1 paces like a model, 0 sends at once
-	upstream *url.URL   // when set, POST /agent is proxied there instead
-	cors     corsPolicy // other origins allowed to use /agent (-cors)
-	csp      string     // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
-	hosts    hostPolicy // Host names answered besides loopback and IPs (-allow-host)
-	maxBody  int64      // bytes of a POST /agent body (-max-body); 0 is the default
-	maxRuns  int        // runs streamed at once (-max-runs); 0 is the default
+	// What is served.
+	webDir   string   // served at /
+	catalog  *catalog // recorded runs
+	scenario string   // "auto" or a scenario name: the default when the page names none
+	speed    float64  // delay multiplier: 1 paces like a model, 0 sends at once
+	upstream *url.URL // when set, POST /agent is proxied there instead
+	csp      string   // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
+	logf     func(string, ...any)
+
+	// Who may use it, and how much (security.go, cors.go).
+	cors    corsPolicy // other origins allowed to use /agent (-cors)
+	hosts   hostPolicy // Host names answered besides loopback and IPs (-allow-host)
+	maxBody int64      // bytes of a POST /agent body (-max-body)
+	maxRuns int        // runs at once, replayed or proxied (-max-runs)
 	// upstreamHeaders are request headers the proxy forwards besides the
 	// transport's own (-upstream-headers), e.g. Authorization.
 	upstreamHeaders []string
-	logf            func(string, ...any)
-	// The run log (-resume-*): how many runs and bytes of frames are kept
-	// for resuming, and how long after a run ended; 0 is the default.
-	logRuns  int
-	logBytes int64
-	logTTL   time.Duration
-	// resumeGrace is how long a run goes on once no connection streams it
-	// (-resume-grace); 0 stops it at once.
+
+	// Resuming (resume.go, runlog.go): how many runs and bytes of frames
+	// are kept, and how long after a run ended (-resume-runs, -resume-bytes,
+	// -resume-ttl); how long a run goes on once no connection streams it
+	// (-resume-grace; 0 stops it at once).
+	logRuns     int
+	logBytes    int64
+	logTTL      time.Duration
 	resumeGrace time.Duration
 	// dropAfter cuts every connection after this many frames (-drop-after
 	// N); 0 never. With dropAfterMax > dropAfter (-drop-after N-M), each
 	// connection draws its count from [dropAfter, dropAfterMax].
 	dropAfter, dropAfterMax int
-	now                     func() time.Time // the run log's clock (tests); nil is time.Now
+
 	// ctx ends the runs being produced when it is done (the server's
 	// lifetime); nil is context.Background.
 	ctx context.Context
+	// now is the run log's clock (tests); nil is time.Now.
+	now func() time.Time
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
 }
