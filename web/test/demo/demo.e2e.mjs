@@ -35,6 +35,7 @@ async function startServer(bin, args) {
 
 let url; // speed 0.05: runs take a fraction of a second
 let slowURL; // speed 1: paced like a model, for the stop button
+let corsURL; // another origin that allows the page's with -cors
 
 before(async () => {
   if (!existsSync(path.join(root, 'web/dist/agui.wasm'))) {
@@ -50,6 +51,7 @@ before(async () => {
     startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.05']),
     startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '1']),
   ]);
+  corsURL = await startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.05', '-cors', new URL(url).origin]);
   context = await launchChromium(path.join(tmp, 'profile'), {
     viewport: { width: 1360, height: 880 },
     colorScheme: 'light',
@@ -339,6 +341,24 @@ test('endpoint: an HTTP error from the endpoint becomes the error banner', { tim
   await page.reload();
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   assert.equal(await page.inputValue(tid('endpoint')), '/no-such-agent');
+  await page.fill(tid('endpoint'), '/agent');
+  await page.dispatchEvent(tid('endpoint'), 'change');
+});
+
+test('cross-origin: an agent on another origin works when its -cors names the page, not otherwise', { timeout: TIMEOUT }, async (t) => {
+  const page = await openPage(t);
+  await page.fill(tid('endpoint'), `${corsURL}agent`);
+  await page.dispatchEvent(tid('endpoint'), 'change');
+  await send(page, 'hello', { scenario: 'tools' });
+  assert.equal(await status(page), 'idle', await page.textContent(tid('error-message')));
+  assert.match(await lastAssistantText(page), /Lisbon/);
+  noProblems(page);
+
+  // The slow server has no -cors: the browser's preflight is refused.
+  await page.fill(tid('endpoint'), `${slowURL}agent`);
+  await page.dispatchEvent(tid('endpoint'), 'change');
+  await send(page, 'hello', { scenario: 'text' });
+  assert.equal(await status(page), 'error');
   await page.fill(tid('endpoint'), '/agent');
   await page.dispatchEvent(tid('endpoint'), 'change');
 });
