@@ -54,3 +54,33 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// escapeJSONText writes the characters of JSON text that a terminal could
+// act on (DEL, C1 controls, line separators, bidirectional controls) as
+// \u escapes. They can only occur inside strings, where the escape means
+// the same character, so the JSON is unchanged; C0 controls are escaped by
+// the encoder already, and the indentation's newlines are kept. Invalid
+// UTF-8 becomes \ufffd.
+func escapeJSONText(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r < 0x7f || !unsafeRune(r) {
+			if out != nil {
+				out = append(out, b[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		if out == nil {
+			out = append(make([]byte, 0, len(b)+16), b[:i]...)
+		}
+		out = append(out, `\u`...)
+		out = append(out, strconv.FormatUint(uint64(r)|0x10000, 16)[1:]...)
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return out
+}

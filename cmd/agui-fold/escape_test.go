@@ -31,6 +31,13 @@ func TestEscapeControls(t *testing.T) {
 	}
 }
 
+func TestEscapeJSONText(t *testing.T) {
+	in := "{\n  \"id\": \"m\u009b\u202e\\u001b\u007f\u2028é中\"\n}\n"
+	assert.Equal(t, "{\n  \"id\": \"m\\u009b\\u202e\\u001b\\u007f\\u2028é中\"\n}\n", string(escapeJSONText([]byte(in))))
+	plain := []byte("{\"a\": \"b\"}\n")
+	assert.Equal(t, &plain[0], &escapeJSONText(plain)[0], "nothing to escape: no copy")
+}
+
 // TestDiagnosticsCannotForgeLines: an id or a message carrying ESC
 // sequences, newlines and C1 controls prints as one escaped diagnostic line.
 func TestDiagnosticsCannotForgeLines(t *testing.T) {

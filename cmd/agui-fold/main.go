@@ -14,8 +14,8 @@
 // Diagnostics go to standard error, one per line, prefixed by the line
 // number of the event (the event number for SSE input), with control
 // characters of the input escaped (\x1b, \n) so that ids and messages cannot
-// forge or erase lines. The exit status is
-// 0 unless the input cannot be read or the options are wrong.
+// forge or erase lines; in the printed JSON they are \u escapes. The exit
+// status is 0 unless the input cannot be read or the options are wrong.
 package main
 
 import (
@@ -71,7 +71,7 @@ func main() {
 		pretty.Write(out)
 	}
 	pretty.WriteByte('\n')
-	os.Stdout.Write(pretty.Bytes())
+	os.Stdout.Write(escapeJSONText(pretty.Bytes()))
 }
 
 func open(name string) (io.ReadCloser, error) {
