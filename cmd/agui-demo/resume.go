@@ -71,7 +71,10 @@ func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput
 		start := time.Now()
 		produced := 0
 		var err error
-		for _, ev := range sc.events {
+		for i, ev := range sc.events {
+			if s.beforeEvent != nil {
+				s.beforeEvent(i)
+			}
 			if d := s.delay(ev); d > 0 {
 				t := time.NewTimer(d)
 				select {

@@ -138,9 +138,19 @@ func TestResumeFinishedRun(t *testing.T) {
 // of both connections are the run, each once.
 func TestResumeWhileProducing(t *testing.T) {
 	c := testCatalog(t)
+	const held = 10 // the run waits before its event 10 until the resume is streaming
+	gate := make(chan struct{})
 	finished := make(chan int, 1)
-	srv := startServer(t, config{catalog: c, speed: 0.3, resumeGrace: time.Minute,
+	srv := startServer(t, config{catalog: c, resumeGrace: time.Minute,
+		beforeEvent: func(i int) {
+			if i == held {
+				<-gate
+			}
+		},
 		done: func(_ string, n int, _ error) { finished <- n }})
+	var once sync.Once
+	release := func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(release) // before the server's cleanup, which waits for the run
 	body := runBody(t, "r-live", "tools")
 
 	// First connection: three frames, then the client goes away.
@@ -149,25 +159,33 @@ func TestResumeWhileProducing(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
-	var first []sse.Event
-	p := sse.NewParser(sse.Options{})
-	br := bufio.NewReader(resp.Body)
-	for len(first) < 3 {
-		line, err := br.ReadBytes('\n')
-		require.NoError(t, err)
-		p.Feed(line, func(e sse.Event) { first = append(first, e) })
-	}
+	first := readFrames(t, bufio.NewReader(resp.Body), 3)
 	cancel()
 	resp.Body.Close()
 
+	// The resume gets frames 4…10 while the run is held, then the rest as
+	// it is produced.
+	req, _ = http.NewRequest("POST", srv.URL+"/agent", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Last-Event-ID", first[2].ID)
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	br := bufio.NewReader(resp.Body)
+	rest := readFrames(t, br, held-3)
 	select {
 	case <-finished:
-		t.Fatal("the run ended before the resume: it must go on while its client is away")
+		t.Fatal("the run ended while held")
 	default:
 	}
-	_, rest, cut := runFrames(t, srv, body, first[2].ID)
-	assert.False(t, cut)
-	all := append(first[:3:3], rest...)
+	release()
+	raw, err := io.ReadAll(br)
+	require.NoError(t, err)
+	tail, errs := sse.ParseAll(raw)
+	require.Empty(t, errs)
+
+	all := append(append(first, rest...), tail...)
 	checkIDs(t, all, 1)
 	require.Len(t, all, len(c.byName["tools"].events), "every frame once")
 	assert.Equal(t, len(all), <-finished)
@@ -178,6 +196,19 @@ func TestResumeWhileProducing(t *testing.T) {
 	f := fold(t, reducer.New(reducer.Options{}), datas)
 	assert.Empty(t, f.diags)
 	assert.Len(t, f.state["toolCalls"], 1)
+}
+
+// readFrames reads n SSE frames from br.
+func readFrames(t *testing.T, br *bufio.Reader, n int) []sse.Event {
+	t.Helper()
+	var out []sse.Event
+	p := sse.NewParser(sse.Options{})
+	for len(out) < n {
+		line, err := br.ReadBytes('\n')
+		require.NoError(t, err)
+		p.Feed(line, func(e sse.Event) { out = append(out, e) })
+	}
+	return out
 }
 
 // TestDropAfter: -drop-after N cuts every connection after N frames (mid

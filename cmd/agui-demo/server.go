@@ -57,6 +57,9 @@ type config struct {
 	now func() time.Time
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
+	// beforeEvent, if set, is called before a replay produces its event i
+	// (from 0); tests hold a run mid-way with it.
+	beforeEvent func(i int)
 }
 
 type server struct {
