@@ -18,14 +18,17 @@ import (
 
 // config is what the flags set.
 type config struct {
-	webDir   string     // served at /
-	catalog  *catalog   // recorded runs
-	scenario string     // "auto" or a scenario name: the default when the page names none
-	speed    float64    // delay multiplier: 1 paces like a model, 0 sends at once
-	upstream *url.URL   // when set, POST /agent is proxied there instead
-	cors     corsPolicy // other origins allowed to use /agent (-cors)
-	csp      string     // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
-	logf     func(string, ...any)
+	webDir   string   // served at /
+	catalog  *catalog // recorded runs
+	scenario string   // "auto" or a scenario name: the default when the page names none
+	speed    float64  // delay multiplier: 1 paces like a model, 0 sends at once
+	upstream *url.URL // when set, POST /agent is proxied there instead
+	// upstreamDialect, when set, is the upstream's dialect: its answer is
+	// translated to canonical AG-UI (translate.go).
+	upstreamDialect string
+	cors            corsPolicy // other origins allowed to use /agent (-cors)
+	csp             string     // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
+	logf            func(string, ...any)
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
 }
@@ -52,6 +55,9 @@ func newServer(cfg config) http.Handler {
 			},
 			FlushInterval:  -1, // stream every chunk as it arrives
 			ModifyResponse: dropUpstreamCORS,
+		}
+		if cfg.upstreamDialect != "" {
+			s.proxy.ModifyResponse = translateResponse(cfg.upstreamDialect, cfg.logf)
 		}
 	}
 	mux := http.NewServeMux()
