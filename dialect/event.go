@@ -141,9 +141,17 @@ func infoOf(obj *jsontree.Object) info {
 		customName:      objString(obj, "name"),
 		ts:              timestampOf(obj),
 	}
-	if in.typ == "MESSAGES_SNAPSHOT" {
+	switch in.typ {
+	case "MESSAGES_SNAPSHOT":
 		v, _ := obj.Get("messages")
 		in.messages, _ = v.(*jsontree.Array)
+	case "RUN_STARTED":
+		if input, _ := obj.Get("input"); input != nil {
+			if o, ok := input.(*jsontree.Object); ok {
+				v, _ := o.Get("messages")
+				in.messages, _ = v.(*jsontree.Array)
+			}
+		}
 	}
 	return in
 }
@@ -179,6 +187,7 @@ func (t *Translator) observe(in *info) {
 		}
 		t.running, t.run, t.thread = true, in.runID, in.threadID
 		t.endRun()
+		t.noteMessages(in.messages)
 	case "RUN_FINISHED", "RUN_ERROR":
 		if t.running && t.run != "" {
 			t.done[t.run] = true
@@ -228,26 +237,33 @@ func (t *Translator) observe(in *info) {
 	case "STEP_FINISHED":
 		delete(t.steps, in.stepName)
 	case "MESSAGES_SNAPSHOT":
-		if in.messages == nil {
-			return
+		t.noteMessages(in.messages)
+	}
+}
+
+// noteMessages remembers the ids of messages (AG-UI Message[]) and of
+// their tool calls as in use.
+func (t *Translator) noteMessages(list *jsontree.Array) {
+	if list == nil {
+		return
+	}
+	for _, e := range list.Elems {
+		m, _ := e.(*jsontree.Object)
+		if m == nil {
+			continue
 		}
-		for _, e := range in.messages.Elems {
-			m, _ := e.(*jsontree.Object)
-			if m == nil {
-				continue
-			}
-			if id := objString(m, "id"); id != "" {
-				t.msgs[id] = true
-			}
-			if v, _ := m.Get("toolCalls"); v != nil {
-				if a, ok := v.(*jsontree.Array); ok {
-					for _, tc := range a.Elems {
-						if tco, ok := tc.(*jsontree.Object); ok {
-							if id := objString(tco, "id"); id != "" && t.tools[id] == nil {
-								t.tools[id] = &toolRec{}
-							}
-						}
-					}
+		if id := objString(m, "id"); id != "" {
+			t.msgs[id] = true
+		}
+		calls, _ := m.Get("toolCalls")
+		a, _ := calls.(*jsontree.Array)
+		if a == nil {
+			continue
+		}
+		for _, tc := range a.Elems {
+			if tco, ok := tc.(*jsontree.Object); ok {
+				if id := objString(tco, "id"); id != "" && t.tools[id] == nil {
+					t.tools[id] = &toolRec{}
 				}
 			}
 		}
