@@ -126,15 +126,16 @@ type Translator struct {
 	bld    builder // and its builder
 
 	// The conversation as the stream told it.
-	msgs     map[string]bool     // message ids in use
-	tools    map[string]*toolRec // tool calls by id
-	texts    map[string]*textRec // text this translator streamed, per message, this run
-	steps    map[string]bool     // steps running
-	running  bool
-	thread   string
-	run      string
-	done     map[string]bool // runs folded to their end
-	replayed string          // a run being replayed (skipped by the reducer): "" none
+	msgs       map[string]bool     // message ids in use
+	activities map[string]bool     // those of activity messages
+	tools      map[string]*toolRec // tool calls by id
+	texts      map[string]*textRec // text this translator streamed, per message, this run
+	steps      map[string]bool     // steps running
+	running    bool
+	thread     string
+	run        string
+	done       map[string]bool // runs folded to their end
+	replayed   string          // a run being replayed (skipped by the reducer): "" none
 
 	// The assistant message that id-less text and thinking go to (a
 	// "segment"): seg is its id, segText and segReasoning whether a text or
@@ -199,6 +200,7 @@ func New(opt Options) *Translator {
 func (t *Translator) Reset() {
 	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0]}
 	t.msgs = map[string]bool{}
+	t.activities = map[string]bool{}
 	t.tools = map[string]*toolRec{}
 	t.texts = map[string]*textRec{}
 	t.steps = map[string]bool{}
@@ -240,7 +242,7 @@ func (t *Translator) Resume(snapshot []byte) {
 	if t.run != "" && !t.running {
 		t.done[t.run] = true
 	}
-	for _, key := range [...]string{"messages", "toolCalls"} {
+	for _, key := range [...]string{"messages", "toolCalls", "steps"} {
 		a, _ := o.Get(key)
 		arr, _ := a.(*jsontree.Array)
 		if arr == nil {
@@ -249,11 +251,15 @@ func (t *Translator) Resume(snapshot []byte) {
 		for _, e := range arr.Elems {
 			if eo, ok := e.(*jsontree.Object); ok {
 				if id := objString(eo, "id"); id != "" {
-					if key == "messages" {
+					switch key {
+					case "messages":
 						t.msgs[id] = true
-					} else {
+					case "toolCalls":
 						t.tools[id] = &toolRec{name: objString(eo, "name"), running: objString(eo, "status") == "running"}
 					}
+				}
+				if key == "steps" && objString(eo, "status") == "running" {
+					t.steps[objString(eo, "name")] = true
 				}
 			}
 		}
@@ -305,9 +311,11 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	if len(data) > t.opt.MaxEventBytes {
 		return errorf("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(t.opt.MaxEventBytes))
 	}
-	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && t.stepMsg == "" && hotCanonical(data) {
-		// Streamed tokens are nearly every event, and a canonical token
-		// tells the translator nothing it keeps: pass it on untouched.
+	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data)) {
+		// Streamed tokens are nearly every event, and the large payloads
+		// of state and activity events are the largest: canonical, they
+		// tell the translator nothing it keeps, so they are passed on
+		// untouched, unparsed (the reducer parses them once).
 		t.emitFn(data)
 		return nil
 	}
@@ -362,8 +370,16 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 // AG-UI that no dialect reads otherwise: TEXT_MESSAGE_CONTENT with a
 // non-empty delta, REASONING_MESSAGE_CONTENT or TOOL_CALL_ARGS with a
 // delta, in the layout producers write ({"type", id, "delta"} and nothing
-// else). Its validity is the reducer's business.
-func hotCanonical(data []byte) bool {
+// else), into a message this translator did not stream into this run.
+// Its validity is the reducer's business.
+func (t *Translator) hotCanonical(data []byte) bool {
+	id, ok := hotCanonical(data)
+	return ok && (len(t.texts) == 0 || t.texts[string(id)] == nil)
+}
+
+// hotCanonical is the layout check of Translator.hotCanonical; it returns
+// the id's JSON string content.
+func hotCanonical(data []byte) ([]byte, bool) {
 	var i int
 	nonEmpty := false
 	switch {
@@ -374,18 +390,40 @@ func hotCanonical(data []byte) bool {
 	case hasPrefix(data, `{"type":"TOOL_CALL_ARGS","toolCallId":"`):
 		i = len(`{"type":"TOOL_CALL_ARGS","toolCallId":"`)
 	default:
-		return false
+		return nil, false
 	}
+	idStart := i
 	i = stringEnd(data, i)
 	if i < 0 || !hasPrefix(data[i+1:], `,"delta":"`) {
-		return false
+		return nil, false
 	}
+	id := data[idStart:i]
 	i += 1 + len(`,"delta":"`)
 	if nonEmpty && i < len(data) && data[i] == '"' {
-		return false
+		return nil, false
 	}
 	end := stringEnd(data, i)
-	return end >= 0 && end+2 == len(data) && data[end+1] == '}'
+	return id, end >= 0 && end+2 == len(data) && data[end+1] == '}'
+}
+
+// opaqueCanonical reports whether data is a canonical event, its type
+// written first, that no dialect reads and that interrupts nothing a
+// translator streams: STATE_SNAPSHOT, STATE_DELTA, ACTIVITY_DELTA, RAW,
+// REASONING_ENCRYPTED_VALUE (not ACTIVITY_SNAPSHOT: it names a message).
+func opaqueCanonical(data []byte) bool {
+	const p = `{"type":"`
+	if !hasPrefix(data, p) {
+		return false
+	}
+	i := stringEnd(data, len(p))
+	if i < 0 || i+1 >= len(data) || data[i+1] != ',' && data[i+1] != '}' {
+		return false
+	}
+	switch string(data[len(p):i]) {
+	case "STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE":
+		return true
+	}
+	return false
 }
 
 // stringEnd returns the index of the quote closing the JSON string whose

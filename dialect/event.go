@@ -25,7 +25,7 @@ type info struct {
 	typ                                        string
 	messageID, toolCallID, toolCallName, role  string
 	runID, threadID, stepName, parentMessageID string
-	customName                                 string
+	customName, delta                          string
 	ts                                         jsontree.Number
 	messages                                   *jsontree.Array // MESSAGES_SNAPSHOT
 }
@@ -139,6 +139,7 @@ func infoOf(obj *jsontree.Object) info {
 		stepName:        objString(obj, "stepName"),
 		parentMessageID: objString(obj, "parentMessageId"),
 		customName:      objString(obj, "name"),
+		delta:           objString(obj, "delta"),
 		ts:              timestampOf(obj),
 	}
 	switch in.typ {
@@ -156,16 +157,25 @@ func infoOf(obj *jsontree.Object) info {
 	return in
 }
 
-// passOn emits a canonical event as it came, and remembers what it tells.
+// passOn emits a canonical event as it came, and remembers what it tells
+// unless the reducer will refuse it.
 func (t *Translator) passOn(data []byte, obj *jsontree.Object) {
+	if checkCanonical(obj, false) != nil {
+		t.emitFn(data)
+		return
+	}
 	in := infoOf(obj)
 	t.emit(data, &in)
 }
 
 // passOnObject emits a canonical event that the translator rewrote.
 func (t *Translator) passOnObject(obj *jsontree.Object) {
-	in := infoOf(obj)
 	t.b = jsontree.AppendJSON(t.b[:0], obj)
+	if checkCanonical(obj, false) != nil {
+		t.emitFn(t.b)
+		return
+	}
+	in := infoOf(obj)
 	t.emit(t.b, &in)
 }
 
@@ -187,6 +197,7 @@ func (t *Translator) observe(in *info) {
 		}
 		t.running, t.run, t.thread = true, in.runID, in.threadID
 		t.endRun()
+		clear(t.steps) // the reducer lists the run's steps only
 		t.noteMessages(in.messages)
 	case "RUN_FINISHED", "RUN_ERROR":
 		if t.running && t.run != "" {
@@ -212,6 +223,9 @@ func (t *Translator) observe(in *info) {
 	case "REASONING_MESSAGE_START", "REASONING_MESSAGE_CHUNK", "TOOL_CALL_RESULT", "ACTIVITY_SNAPSHOT":
 		if in.messageID != "" {
 			t.msgs[in.messageID] = true
+			if in.typ == "ACTIVITY_SNAPSHOT" {
+				t.activities[in.messageID] = true
+			}
 		}
 		if rec := t.tools[in.toolCallID]; rec != nil && in.typ == "TOOL_CALL_RESULT" {
 			rec.running = false
@@ -231,12 +245,30 @@ func (t *Translator) observe(in *info) {
 		if rec := t.tools[in.toolCallID]; rec != nil {
 			rec.running = false
 		}
+	case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT":
+		// Canonical text into a message this translator streams into: what
+		// it compares whole texts with must include it.
+		if r := t.texts[in.messageID]; r != nil && in.delta != "" {
+			if in.typ == "TEXT_MESSAGE_CONTENT" {
+				r.text = append(r.text, in.delta...)
+			} else {
+				r.reasoning = append(r.reasoning, in.delta...)
+			}
+		}
 	case "STEP_STARTED":
 		t.steps[in.stepName] = true
 		t.stepStarted, t.stepTS = in.stepName, in.ts
 	case "STEP_FINISHED":
 		delete(t.steps, in.stepName)
 	case "MESSAGES_SNAPSHOT":
+		if in.messages != nil {
+			// The snapshot is the conversation now: what it lacks is gone,
+			// but for the client's activity messages, which the reducer keeps.
+			clear(t.msgs)
+			for id := range t.activities {
+				t.msgs[id] = true
+			}
+		}
 		t.noteMessages(in.messages)
 	}
 }

@@ -62,3 +62,16 @@ func (d *fields) object(key string) *jsontree.Object {
 	}
 	return o
 }
+
+// array reads an optional array; null counts as absent.
+func (d *fields) array(key string) *jsontree.Array {
+	v, ok := d.obj.Get(key)
+	if !ok || v == nil {
+		return nil
+	}
+	a, isArr := v.(*jsontree.Array)
+	if !isArr {
+		d.fail(key + " must be an array")
+	}
+	return a
+}

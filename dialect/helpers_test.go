@@ -24,22 +24,27 @@ type Change = reducer.Change
 // wasm/bridge.go): each frame is translated, and the canonical events it
 // stands for make one change record, with the translator's diagnostics.
 type pipeline struct {
-	r *reducer.Reducer
-	t *Translator
+	r    *reducer.Reducer
+	t    *Translator
+	cur  *Change
+	fold func([]byte)
 }
 
 // newPipeline returns a translator and a reducer with the same limits and
 // ids; the reducer's clock advances 100 ms per reading.
 func newPipeline(opt Options) *pipeline {
-	return &pipeline{
+	p := &pipeline{
 		r: reducer.New(reducer.Options{NewID: opt.NewID, MaxEventBytes: opt.MaxEventBytes, MaxDepth: opt.MaxDepth, MaxFieldBytes: opt.MaxFieldBytes, Clock: fixedClock()}),
 		t: New(opt),
 	}
+	p.fold = func(ev []byte) { p.r.ApplyAppend(p.cur, ev) }
+	return p
 }
 
 func (p *pipeline) ApplyFrameInto(c *Change, name string, data []byte) {
 	c.Reset()
-	diags := p.t.Translate(name, data, func(ev []byte) { p.r.ApplyAppend(c, ev) })
+	p.cur = c
+	diags := p.t.Translate(name, data, p.fold)
 	for _, d := range diags {
 		level := reducer.LevelError
 		if d.Warning {

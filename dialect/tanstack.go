@@ -77,12 +77,16 @@ func (t *Translator) applyAGUI(name string, data []byte, obj *jsontree.Object) *
 	if err := t.readVariant(obj, &x); err != nil {
 		return err
 	}
-	if x.used || t.stepMsg != "" {
-		// Events are emitted around this one: check it first, so that a
-		// rejected event emits nothing.
-		if err := checkCanonical(obj); err != nil {
-			return err
+	if checkCanonical(obj, x.hasContent) != nil {
+		// The reducer refuses it: pass it on alone, for the reducer to say
+		// why, and emit nothing around it.
+		if x.rewritten {
+			t.b = jsontree.AppendJSON(t.b[:0], obj)
+			t.emitFn(t.b)
+		} else {
+			t.emitFn(data)
 		}
+		return nil
 	}
 	if x.used {
 		t.noteDialect(dialectTanStack)
@@ -91,9 +95,14 @@ func (t *Translator) applyAGUI(name string, data []byte, obj *jsontree.Object) *
 	return nil
 }
 
-// checkCanonical checks what the reducer requires of an event whose
-// translation emits other events: the base fields and the ids.
-func checkCanonical(obj *jsontree.Object) *Diagnostic {
+// checkCanonical checks what the reducer requires of a canonical event
+// that the translator emits others around, or remembers something of: the
+// base fields and the ids. An event it refuses is still passed on (the
+// reducer reports what is wrong) but not remembered.
+//
+// whole says the event's text comes whole (TanStack content or args),
+// not as the delta canonical AG-UI requires.
+func checkCanonical(obj *jsontree.Object, whole bool) *Diagnostic {
 	typ := objString(obj, "type")
 	f := fields{obj: obj, typ: typ}
 	if v, ok := obj.Get("timestamp"); ok && v != nil {
@@ -107,18 +116,26 @@ func checkCanonical(obj *jsontree.Object) *Diagnostic {
 		}
 	}
 	switch typ {
-	case "TEXT_MESSAGE_START", "TEXT_MESSAGE_END", "REASONING_START", "REASONING_END", "REASONING_MESSAGE_START", "REASONING_MESSAGE_END":
+	case "TEXT_MESSAGE_START":
+		f.str("messageId", true)
+		switch role, _ := f.optStr("role"); role {
+		case "", "assistant", "user", "system", "developer":
+		default:
+			f.fail("role must be one of developer, system, assistant, user")
+		}
+		f.optStr("name")
+	case "TEXT_MESSAGE_END", "REASONING_START", "REASONING_END", "REASONING_MESSAGE_START", "REASONING_MESSAGE_END":
 		f.str("messageId", true)
 	case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT":
 		f.str("messageId", true)
-		f.str("delta", false)
+		f.str("delta", !whole)
 	case "TOOL_CALL_START":
 		f.str("toolCallId", true)
 		f.str("toolCallName", true)
 		f.optStr("parentMessageId")
 	case "TOOL_CALL_ARGS":
 		f.str("toolCallId", true)
-		f.str("delta", false)
+		f.str("delta", !whole)
 	case "TOOL_CALL_END":
 		f.str("toolCallId", true)
 	case "TOOL_CALL_RESULT":
@@ -128,12 +145,35 @@ func checkCanonical(obj *jsontree.Object) *Diagnostic {
 	case "RUN_STARTED":
 		f.str("threadId", true)
 		f.str("runId", true)
+		f.optStr("parentRunId")
+		if in := f.object("input"); in != nil {
+			if v, ok := in.Get("messages"); ok && v != nil {
+				if _, isArr := v.(*jsontree.Array); !isArr {
+					f.fail("input.messages must be an array")
+				}
+			}
+		}
 	case "RUN_FINISHED":
 		f.optStr("threadId")
 		f.optStr("runId")
+		if o := f.object("outcome"); o != nil {
+			switch v, _ := o.Get("type"); v {
+			case "success":
+			case "interrupt":
+				if l, _ := o.Get("interrupts"); l == nil {
+					f.fail("outcome.interrupts is required")
+				} else if _, isArr := l.(*jsontree.Array); !isArr {
+					f.fail("outcome.interrupts must be an array")
+				}
+			default:
+				f.fail(`outcome.type must be "success" or "interrupt"`)
+			}
+		}
+		f.array("usage")
 	case "RUN_ERROR":
 		f.str("message", true)
 		f.optStr("code")
+		f.array("usage")
 	case "STEP_STARTED", "STEP_FINISHED":
 		f.str("stepName", true)
 	case "CUSTOM":

@@ -66,7 +66,12 @@ func (r *Reducer) amend(c *Change, ev *Event) {
 	if hasContent || hasReasoning || meta != nil {
 		m := r.findMessage(msgID)
 		if m == nil {
-			c.warn("unknown_message", "CUSTOM "+AmendEvent+": No message found with ID '"+msgID+"'")
+			// Named as the canonical event the amendment stands for.
+			what := "TEXT_MESSAGE_CONTENT"
+			if hasReasoning {
+				what = "REASONING_MESSAGE_CONTENT"
+			}
+			c.warn("unknown_message", what+": No message found with ID '"+msgID+"'")
 			return
 		}
 		if hasContent {
@@ -80,7 +85,7 @@ func (r *Reducer) amend(c *Change, ev *Event) {
 	if hasTool {
 		t := r.toolByID[toolID]
 		if t == nil {
-			c.warn("unknown_tool_call", "CUSTOM "+AmendEvent+": No tool call with ID '"+toolID+"'")
+			c.warn("unknown_tool_call", "TOOL_CALL_ARGS: No message found containing tool call with ID '"+toolID+"'")
 			return
 		}
 		if hasName && t.Name == "" && name != "" {

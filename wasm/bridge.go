@@ -41,13 +41,16 @@ type instance struct {
 	t      *dialect.Translator
 	change reducer.Change  // reused by every apply
 	stream *reducer.Stream // the SSE body being fed; nil between streams
+	cur    *reducer.Change // the change applyFrame is filling
+	fold   func([]byte)    // folds one canonical event into cur (made once: no allocation per event)
 }
 
 // applyFrame folds one frame: the translator turns it into canonical
 // events, which make one change record with its diagnostics.
 func (inst *instance) applyFrame(c *reducer.Change, name string, data []byte) {
 	c.Reset()
-	diags := inst.t.Translate(name, data, func(ev []byte) { inst.r.ApplyAppend(c, ev) })
+	inst.cur = c
+	diags := inst.t.Translate(name, data, inst.fold)
 	for _, d := range diags {
 		level := reducer.LevelError
 		if d.Warning {
@@ -196,9 +199,11 @@ func create(opts []byte) int32 {
 		}
 	}
 	lastHandle++
-	instances[lastHandle] = &instance{r: reducer.New(o), t: dialect.New(dialect.Options{
+	inst := &instance{r: reducer.New(o), t: dialect.New(dialect.Options{
 		Dialect: dialectName, NewID: o.NewID, MaxEventBytes: o.MaxEventBytes, MaxDepth: o.MaxDepth, MaxFieldBytes: o.MaxFieldBytes,
 	})}
+	inst.fold = func(ev []byte) { inst.r.ApplyAppend(inst.cur, ev) }
+	instances[lastHandle] = inst
 	return lastHandle
 }
 
