@@ -43,6 +43,7 @@ let context;
 let demoBin;
 const apps = {}; // fixture → {url, agent}
 const sizes = {};
+const builds = {}; // build → {js, wasm}: the files measured
 
 /** Runs a command; its output is shown only when it fails. */
 function run(cmd, args, cwd) {
@@ -134,7 +135,9 @@ function measure(name, dir, skip = /^$/) {
     return t;
   };
   const js = files(dir, /\.m?js$/).filter((f) => !skip.test(path.basename(f)));
-  sizes[name] = { js: count(js), wasm: count(files(dir, /\.wasm$/)) };
+  const wasm = files(dir, /\.wasm$/);
+  sizes[name] = { js: count(js), wasm: count(wasm) };
+  builds[name] = { js, wasm };
 }
 
 before(async () => {
@@ -197,6 +200,35 @@ after(async () => {
     }
   }
 });
+
+test('each build emits the wasm once and no Node-only module', () => {
+  for (const [name, { js, wasm }] of Object.entries(builds)) {
+    assert.equal(wasm.length, 1, `${name}: ${wasm.length} .wasm files`);
+    for (const f of js) {
+      assert.doesNotMatch(readFileSync(f, 'utf8'), /["'`](node:[a-z_/]+|fs|fs\/promises|path|url)["'`]/, `${name}: ${path.basename(f)} names a Node module`);
+    }
+  }
+});
+
+// A wasm module that cannot be fetched: the page shows the LoadError (its
+// URL and status), never a blank page.
+for (const name of ['vite', 'esbuild', 'webpack', 'plain']) {
+  for (const mode of ['main', 'worker']) {
+    test(`${name}, ${mode === 'main' ? 'main thread' : 'worker'}: a wasm that answers 404 shows the load error`, { timeout: TIMEOUT }, async () => {
+      const { url, agent } = apps[name];
+      const page = await context.newPage();
+      await page.route(/\.wasm$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
+      try {
+        await page.goto(`${url}?mode=${mode}&agent=${encodeURIComponent(agent)}`);
+        await page.waitForSelector('#app[data-outcome]', { timeout: TIMEOUT - 10_000 });
+        assert.equal(await page.getAttribute('#app', 'data-outcome'), 'load_failed');
+        assert.match(await page.textContent('#app'), /^Could not load the reducer from http:\/\/127\.0\.0\.1:\d+\/\S+\.wasm \(HTTP 404\)\.$/);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+}
 
 for (const name of ['vite-dev', 'vite', 'esbuild', 'webpack', 'plain']) {
   for (const mode of ['main', 'worker']) {
