@@ -15,10 +15,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
 
 /** The error a worker's answer describes (a LoadError when loading failed). */
 function workerError(e) {
-  if (e.code === 'load_failed') {
-    const err = new LoadError(e.message.replace(/^agui reducer: /, ''), { url: e.url, status: e.status });
-    return err;
-  }
+  if (e.code === 'load_failed') return new LoadError(e.message.replace(/^agui reducer: /, ''), { url: e.url, status: e.status });
   const err = new Error(e.message);
   if (e.code) err.code = e.code;
   return err;

@@ -153,6 +153,9 @@ before(async () => {
   // Builds.
   const vite = path.join(here, 'vite');
   run('npx', ['tsc'], vite); // the README's code type-checks (tsc --strict in the template's tsconfig)
+  // The package's types themselves (the template's tsconfig skips .d.ts checks).
+  run('npx', ['tsc', '--ignoreConfig', '--noEmit', '--strict', '--lib', 'ES2023,DOM', '--target', 'es2023', '--module', 'esnext',
+    '--moduleResolution', 'bundler', 'node_modules/@agui-reducer/web/agui.d.ts', 'node_modules/@agui-reducer/web/agui-worker.d.ts'], vite);
   run('npx', ['vite', 'build', '--logLevel', 'warn'], vite);
   measure('vite', path.join(vite, 'dist'));
   const esb = path.join(here, 'esbuild');
@@ -199,6 +202,13 @@ after(async () => {
       console.log(`  ${name.padEnd(8)} JS ${kb(s.js.raw)} raw, ${kb(s.js.gzip)} gz, ${kb(s.js.brotli)} br (${s.js.files} files) | wasm ${kb(s.wasm.raw)} raw, ${kb(s.wasm.gzip)} gz, ${kb(s.wasm.brotli)} br`);
     }
   }
+});
+
+test('node: the installed package loads its wasm with no argument (the node condition)', () => {
+  const out = execFileSync('node', ['--input-type=module', '-e',
+    "const { loadReducer } = await import('@agui-reducer/web'); const r = (await loadReducer()).createReducer(); r.apply({type: 'RUN_STARTED', threadId: 't', runId: 'r'}); console.log(r.state.status);"],
+  { cwd: path.join(here, 'vite'), encoding: 'utf8' });
+  assert.equal(out.trim(), 'running');
 });
 
 test('each build emits the wasm once and no Node-only module', () => {
