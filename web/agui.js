@@ -1,7 +1,8 @@
 // AG-UI event reducer for the browser (and Node): a plain ES module over the
 // Go reducer compiled to WebAssembly (web/dist/agui.wasm, built by
-// `make wasm`). No build step: import it from a page, a worker or Node.
-// Types: agui.d.ts. Usage: README.md, "Web module".
+// `make wasm`). No build step: import it from a page or a bundled app (the
+// package's browser entry); Node imports agui.node.js, which adds reading
+// file: URLs. Types: agui.d.ts. Usage: README.md, "Web module".
 //
 // This file is the public entry; the modules of src/ hold the parts, one
 // subject each, and data flows through them in this order:
