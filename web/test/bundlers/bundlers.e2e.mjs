@@ -26,7 +26,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { launchChromium, startDemoServer } from '../chromium.mjs';
 
@@ -170,6 +170,20 @@ before(async () => {
   run('npm', ['run', '--silent', 'build'], plain); // copies the package next to the page
   measure('plain', path.join(plain, 'vendor/agui-reducer-web'), /^(agui\.node|agui\.esbuild|agui-worker\.source)\.js$/);
 
+  // For comparison: the official client (bench/'s @ag-ui/client 1.0.0, when
+  // installed), an HttpAgent run bundled and minified by esbuild.
+  const bench = path.join(root, 'bench');
+  if (existsSync(path.join(bench, 'node_modules/@ag-ui/client'))) {
+    const esbuild = (await import(pathToFileURL(path.join(root, 'web/node_modules/esbuild/lib/main.js')).href)).default;
+    const official = path.join(tmp, 'official');
+    await esbuild.build({
+      stdin: { contents: "import { HttpAgent } from '@ag-ui/client'; new HttpAgent({ url: '/agent' }).runAgent();", resolveDir: bench },
+      bundle: true, format: 'esm', minify: true, platform: 'browser', outfile: path.join(official, 'official.js'), logLevel: 'error',
+    });
+    measure('@ag-ui/client', official);
+    delete builds['@ag-ui/client'];
+  }
+
   // Servers: the Vite servers on their own ports, the agent on the demo
   // server (-cors for their origins); the other builds served by the demo
   // server itself (-web), same origin.
@@ -199,7 +213,7 @@ after(async () => {
     const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
     console.log('download size per build (JS | wasm), gzip -9 / brotli -q 11:');
     for (const [name, s] of Object.entries(sizes)) {
-      console.log(`  ${name.padEnd(8)} JS ${kb(s.js.raw)} raw, ${kb(s.js.gzip)} gz, ${kb(s.js.brotli)} br (${s.js.files} files) | wasm ${kb(s.wasm.raw)} raw, ${kb(s.wasm.gzip)} gz, ${kb(s.wasm.brotli)} br`);
+      console.log(`  ${name.padEnd(13)} JS ${kb(s.js.raw)} raw, ${kb(s.js.gzip)} gz, ${kb(s.js.brotli)} br (${s.js.files} files) | wasm ${kb(s.wasm.raw)} raw, ${kb(s.wasm.gzip)} gz, ${kb(s.wasm.brotli)} br`);
     }
   }
 });
