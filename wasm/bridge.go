@@ -36,6 +36,7 @@ type instance struct {
 	r      *reducer.Reducer
 	change reducer.Change  // reused by every apply
 	stream *reducer.Stream // the SSE body being fed; nil between streams
+	depth  int             // the reducer's MaxDepth option (0: its default)
 }
 
 var (
@@ -138,7 +139,7 @@ func newID(string) string {
 	return string(s[:])
 }
 
-// create makes a reducer from options JSON ({strict, dialect,
+// create makes a reducer from options JSON ({strict, dialect, threadId,
 // maxEventBytes, maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
 // returns its handle.
 func create(opts []byte) int32 {
@@ -165,6 +166,10 @@ func create(opts []byte) int32 {
 				o.MaxDepth, bad = intOption(val)
 			case "maxFieldBytes":
 				o.MaxFieldBytes, bad = intOption(val)
+			case "threadId":
+				id, isStr := val.(string)
+				bad = !isStr && val != nil
+				o.ThreadID = id
 			case "dialect":
 				name, isStr := val.(string)
 				bad = !isStr || !slices.Contains(reducer.Dialects(), name) && name != ""
@@ -176,7 +181,7 @@ func create(opts []byte) int32 {
 		}
 	}
 	lastHandle++
-	instances[lastHandle] = &instance{r: reducer.New(o)}
+	instances[lastHandle] = &instance{r: reducer.New(o), depth: o.MaxDepth}
 	return lastHandle
 }
 
@@ -358,6 +363,40 @@ func fail(h int32, data []byte) int32 {
 	return change(inst.r.Fail(str(a, 0), str(a, 1)))
 }
 
+// valueArg parses the JSON array [value] of setState and setMessages with
+// the reducer's depth limit (plus one level for the array), as events are.
+func (inst *instance) valueArg(data []byte) []jsontree.Value {
+	depth := inst.depth
+	if depth <= 0 {
+		depth = reducer.DefaultMaxDepth
+	}
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: depth + 1})
+	if a, isArr := v.(*jsontree.Array); err == nil && isArr {
+		return a.Elems
+	}
+	return nil
+}
+
+// setState: [state], any JSON value.
+func setState(h int32, data []byte) int32 {
+	inst := lookup(h)
+	a := inst.valueArg(data)
+	if len(a) != 1 {
+		return failWith("bad_argument", "setState: the state must be one JSON value within the depth limit")
+	}
+	return change(inst.r.SetState(a[0]))
+}
+
+// setMessages: [messages], a Message[].
+func setMessages(h int32, data []byte) int32 {
+	inst := lookup(h)
+	a := inst.valueArg(data)
+	if len(a) != 1 {
+		return failWith("bad_argument", "setMessages: the messages must be one JSON array within the depth limit")
+	}
+	return change(inst.r.SetMessages(a[0]))
+}
+
 func reset(h int32) int32 {
 	inst := lookup(h)
 	inst.stream = nil
@@ -388,7 +427,8 @@ func restore(h int32, data []byte) int32 {
 }
 
 // runInput outputs the RunAgentInput JSON for the next request; data is
-// {runId?, tools?, context?, forwardedProps?, resume?} or empty.
+// {threadId?, runId?, state?, messages?, tools?, context?, forwardedProps?,
+// resume?} or empty.
 func runInput(h int32, data []byte) int32 {
 	inst := lookup(h)
 	var o reducer.RunInputOptions
@@ -398,9 +438,14 @@ func runInput(h int32, data []byte) int32 {
 		if err != nil || obj == nil {
 			return failWith("bad_argument", "runInput: options must be a JSON object")
 		}
+		if id, has := obj.Get("threadId"); has {
+			o.ThreadID, _ = id.(string)
+		}
 		if id, has := obj.Get("runId"); has {
 			o.RunID, _ = id.(string)
 		}
+		o.State, _ = obj.Get("state")
+		o.Messages, _ = obj.Get("messages")
 		o.Tools, _ = obj.Get("tools")
 		o.Context, _ = obj.Get("context")
 		o.ForwardedProps, _ = obj.Get("forwardedProps")
