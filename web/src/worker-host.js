@@ -1,7 +1,7 @@
 // Worker reducers: the wasm runs in agui-worker.js, the mirror stays here.
 
 import { defaultWasmURL, baseURL } from './loader.js';
-import { chunkData, compactBytes, badEventRecord, badSnapshotRecord } from './records.js';
+import { chunkData, compactBytes, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { Mirror } from './mirror.js';
 import { plainHeaders } from './transport.js';
 
@@ -134,6 +134,17 @@ class WorkerReducer extends Mirror {
   fail(message, code) { return this.#call('fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
   stop() { return this.#call('stop', []); }
   reset() { return this.#call('reset', []); }
+  setState(state) { return this.#valueCall('setState', state); }
+  setMessages(messages) { return this.#valueCall('setMessages', messages); }
+  #valueCall(what, value) {
+    let text;
+    try { text = JSON.stringify([value ?? null]); } catch (err) {
+      const rec = badArgumentRecord(what, err);
+      this._commit([rec]);
+      return Promise.resolve(rec);
+    }
+    return this.#call(what, [text]);
+  }
   snapshot() { return this.#call('snapshot', []); }
   restore(snapshot) {
     let text = snapshot;
