@@ -4,7 +4,8 @@ import type { Agent, AgentOptions, AgentState, Readable } from './agui.js';
 export interface AgentStore<T> extends Readable<T> {
   agent: Agent;
   readonly ready: boolean;
-  readonly error: unknown;
+  /** A store of why the module failed to load (null until then). */
+  error: Readable<unknown>;
   run: Agent['run'];
   send: Agent['send'];
   stop: Agent['stop'];

@@ -23,7 +23,16 @@ export function agentStore(optionsOrAgent, selector = identity) {
       if (typeof window !== 'undefined') agent.load().catch(() => {}); // agent.error has it
       return unsubscribe;
     },
-    get error() { return agent.error; },
+    /** A store of why the module failed to load (null until then). */
+    error: {
+      subscribe(fn) {
+        let last = agent.error;
+        fn(last);
+        return agent.subscribe(() => {
+          if (agent.error !== last) fn((last = agent.error));
+        });
+      },
+    },
     get ready() { return agent.ready; },
     run: agent.run,
     send: agent.send,
