@@ -47,7 +47,8 @@ const goClasses = new Map(); // wasm_exec.js URL → the Go class it defined
 async function goClass(url) {
   let Go = goClasses.get(url);
   if (!Go) {
-    await import(url);
+    // A run-time URL: bundlers must leave this import alone.
+    await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ /* @vite-ignore */ url);
     Go = globalThis.Go;
     if (typeof Go !== 'function') throw new Error(`agui reducer: ${url} did not define globalThis.Go`);
     goClasses.set(url, Go);

@@ -62,16 +62,22 @@ after(async () => {
 });
 
 /** Installs, type-checks and builds the fixture; serves its dist/ with the demo agent. */
-async function buildAndServe(fixture, checks) {
+async function buildAndServe(fixture, checks, { out = 'dist', publicWasm = false } = {}) {
   const dir = path.join(here, fixture);
   install(dir);
   installPackage(dir, tarball);
+  if (publicWasm) { // as the README's Next.js recipe says: the wasm and its glue in public/
+    mkdirSync(path.join(dir, 'public'), { recursive: true });
+    for (const f of ['agui.wasm', 'wasm_exec.js']) copyFileSync(path.join(dir, 'node_modules/@agui-reducer/web/dist', f), path.join(dir, 'public', f));
+  }
   for (const script of checks) run('npm', ['run', '--silent', script], dir);
-  const dist = path.join(dir, 'dist');
-  // The Go glue is looked up next to the wasm, which the bundler renamed
-  // into assets/: copied there until the package imports it as a module.
-  const wasmDir = path.dirname(path.join(dist, 'assets', readdirSync(path.join(dist, 'assets')).find((f) => f.endsWith('.wasm'))));
-  copyFileSync(path.join(web, 'dist/wasm_exec.js'), path.join(wasmDir, 'wasm_exec.js'));
+  const dist = path.join(dir, out);
+  if (!publicWasm) {
+    // The Go glue is looked up next to the wasm, which the bundler renamed
+    // into assets/: copied there until the package imports it as a module.
+    const wasm = readdirSync(path.join(dist, 'assets')).find((f) => f.endsWith('.wasm'));
+    copyFileSync(path.join(web, 'dist/wasm_exec.js'), path.join(dist, 'assets', path.dirname(wasm), 'wasm_exec.js'));
+  }
   const { proc, url } = await startDemoServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.02', '-scenario', 'tools', '-web', dist, '-csp', 'off'], root);
   servers.push(proc);
   return url;
@@ -136,9 +142,16 @@ test('Vue 3 (vite vue-ts): useAgent shallow refs stream an answer with a tool ca
   await chat(url);
 });
 
+test('Next.js (next build, static export): a client component with useAgent, prerendered empty, streams in the browser', async () => {
+  const url = await buildAndServe('next', ['build'], { out: 'out', publicWasm: true });
+  const html = readFileSync(path.join(here, 'next/out/index.html'), 'utf8');
+  assert.match(html, /<form[^>]*>.*<input/s, 'server rendering showed the empty chat');
+  await chat(url);
+});
+
 test('the README\'s framework snippets are the fixtures\' files', () => {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  for (const file of ['react/src/Chat.tsx', 'svelte/src/Chat.svelte', 'vue/src/Chat.vue']) {
+  for (const file of ['react/src/Chat.tsx', 'svelte/src/Chat.svelte', 'vue/src/Chat.vue', 'next/app/Chat.tsx']) {
     const code = readFileSync(path.join(here, file), 'utf8').trim();
     assert.ok(readme.includes(code), `README.md lacks ${file} verbatim`);
   }
