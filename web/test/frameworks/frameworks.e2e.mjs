@@ -132,6 +132,11 @@ test('React (vite react-ts): useAgent streams an answer with a tool call under S
   }
 });
 
+test('React in a development build: StrictMode mounts, unmounts and mounts again; the chat still streams', async () => {
+  const url = await buildAndServe('react', ['build:dev'], { out: 'dist-dev' });
+  await chat(url);
+});
+
 test('Svelte 5 (vite svelte-ts): $agent from agentStore streams an answer with a tool call', async () => {
   const url = await buildAndServe('svelte', ['check', 'build']);
   await chat(url);
