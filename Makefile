@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
+.PHONY: all test package test-bundlers test-frameworks test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers
+test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers test-frameworks
 
 vet:
 	$(GO) vet ./...
@@ -34,6 +34,13 @@ test-js: wasm
 ## (npm ci in web/ first)
 test-browser: wasm web/node_modules/.package-lock.json
 	node --test --test-timeout=180000 web/test/browser/*.test.mjs
+
+## test-frameworks: the React, Svelte and Vue bindings in production builds
+## of apps made from Vite's templates (web/test/frameworks; each fixture
+## installs its packages from its package-lock.json, through npm's cache,
+## and the package from its packed tarball), in headless Chromium
+test-frameworks: package
+	node --test --test-timeout=600000 web/test/frameworks/frameworks.e2e.mjs
 
 ## fuzz: each fuzz target of the module for FUZZTIME (default 10s), seeded
 ## from <package>/testdata/fuzz; prints the executions per target

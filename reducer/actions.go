@@ -62,3 +62,35 @@ func (r *Reducer) Reset() *Change {
 	c.replace("", r.st.AppendJSON(nil))
 	return c
 }
+
+// SetState replaces the shared state, as a STATE_SNAPSHOT from the agent
+// would (citations bridged onto their messages likewise).
+func (r *Reducer) SetState(state jsontree.Value) *Change {
+	c := new(Change)
+	r.stateSnapshot(c, &Event{Type: StateSnapshot, Snapshot: state})
+	return c
+}
+
+// SetMessages replaces the conversation by messages, a Message[] in the
+// official AG-UI shape. Unlike MESSAGES_SNAPSHOT, which merges into the
+// local order, the list is taken as it is. It is validated as a snapshot
+// is: one bad message rejects the whole list and changes nothing. Tool
+// calls named by assistant messages are mirrored into toolCalls.
+func (r *Reducer) SetMessages(messages jsontree.Value) *Change {
+	c := new(Change)
+	list, ok := messages.(*jsontree.Array)
+	if !ok {
+		c.fail("bad_argument", "setMessages: messages must be an array")
+		return c
+	}
+	snap, raws, ok := r.importMessages(c, list, "setMessages")
+	if !ok {
+		return c
+	}
+	used := make([]bool, len(snap))
+	for i := range used {
+		used[i] = true
+	}
+	r.installMessages(c, snap, snap, raws, used)
+	return c
+}

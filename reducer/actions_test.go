@@ -95,3 +95,79 @@ func TestRunInput(t *testing.T) {
 		map[string]any{"id": "u2", "role": "user", "content": "next"},
 	}, in["messages"], "activity is left out; reasoning becomes a reasoning message")
 }
+
+func TestThreadID(t *testing.T) {
+	input := func(r *Reducer, opt RunInputOptions) map[string]any {
+		t.Helper()
+		var in map[string]any
+		require.NoError(t, json.Unmarshal(r.RunInput(opt), &in))
+		return in
+	}
+
+	r := New(Options{ThreadID: "mine"})
+	assert.Equal(t, "mine", snapshotOf(t, r)["threadId"], "the chosen thread id is in the state from the start")
+	assert.Equal(t, "mine", input(r, RunInputOptions{})["threadId"])
+	r.Reset()
+	assert.Equal(t, "mine", snapshotOf(t, r)["threadId"], "reset keeps the chosen thread id")
+
+	r = New(Options{})
+	first := input(r, RunInputOptions{})["threadId"]
+	assert.NotEmpty(t, first)
+	assert.Equal(t, first, input(r, RunInputOptions{})["threadId"], "one thread id for every request before the first run")
+	foldLines(t, r, []string{`{"type":"RUN_STARTED","threadId":"server","runId":"r"}`})
+	assert.Equal(t, "server", input(r, RunInputOptions{})["threadId"])
+
+	in := input(r, RunInputOptions{
+		ThreadID: "other",
+		State:    jsontree.NewObject(0),
+		Messages: jsontree.NewArray(),
+	})
+	assert.Equal(t, "other", in["threadId"], "runInput's threadId is honoured")
+	assert.Equal(t, map[string]any{}, in["state"])
+	assert.Equal(t, []any{}, in["messages"])
+}
+
+func TestSetStateAndMessages(t *testing.T) {
+	r := New(Options{})
+	m := newMirror(t, r)
+	step := func(c *Change) {
+		t.Helper()
+		m.apply(t, c)
+		m.check(t, r, "action")
+	}
+	parse := func(s string) jsontree.Value {
+		t.Helper()
+		v, err := jsontree.Parse([]byte(s), jsontree.ParseOptions{})
+		require.NoError(t, err)
+		return v
+	}
+
+	c := r.SetState(parse(`{"n":1,"citations":{"a1":["https://x.test"]}}`))
+	assert.NotEmpty(t, c.Ops)
+	step(c)
+	assert.Equal(t, map[string]any{"n": 1.0, "citations": map[string]any{"a1": []any{"https://x.test"}}}, snapshotOf(t, r)["state"])
+
+	step(r.AddUserMessage("old", "u0"))
+	c = r.SetMessages(parse(`[
+		{"id":"u1","role":"user","content":"hi"},
+		{"id":"a1","role":"assistant","content":"hello","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"q\":1}"}}]},
+		{"id":"t1","role":"tool","content":"ok","toolCallId":"c1"}
+	]`))
+	assert.Empty(t, c.Diagnostics)
+	step(c)
+	s := snapshotOf(t, r)
+	assert.Equal(t, []string{"u1", "a1", "t1"}, ids(s), "the list replaces the conversation (no merge)")
+	assert.Equal(t, "ok", tool(s, 0)["result"], "tool calls mirrored")
+	assert.NotNil(t, msgs(s)[1].(map[string]any)["citations"], "state citations bridged onto the new messages")
+
+	before := string(r.Snapshot())
+	for _, bad := range []string{`{}`, `[{"id":"x","role":"nobody","content":""}]`, `[{"id":"ok","role":"user","content":"a"},{"role":"user"}]`} {
+		c = r.SetMessages(parse(bad))
+		require.NotEmpty(t, c.Diagnostics, bad)
+		assert.Empty(t, c.Ops, bad)
+		assert.Equal(t, before, string(r.Snapshot()), "a rejected list changes nothing: %s", bad)
+	}
+
+	step(r.SetMessages(parse(`[]`)))
+	assert.Empty(t, msgs(snapshotOf(t, r)))
+}

@@ -239,7 +239,10 @@ func elems(a *jsontree.Array) []jsontree.Value {
 
 // RunInputOptions are the caller's parts of the next RunAgentInput.
 type RunInputOptions struct {
+	ThreadID       string         // "" → the state's thread id
 	RunID          string         // "" → a fresh id
+	State          jsontree.Value // nil → the shared state
+	Messages       jsontree.Value // nil → the conversation (Message[])
 	Tools          jsontree.Value // default []
 	Context        jsontree.Value // default []
 	ForwardedProps jsontree.Value // default {}
@@ -249,11 +252,19 @@ type RunInputOptions struct {
 // RunInput returns the RunAgentInput JSON for the next request: threadId, a
 // fresh runId, the state, and the messages in the official AG-UI Message[]
 // shape (assistant messages carry toolCalls; reasoning becomes "reasoning"
-// messages; activity messages are left out).
+// messages; activity messages are left out), plus the caller's tools,
+// context and forwardedProps. A field set in opt replaces the reducer's. Before any thread id is known, the first call
+// chooses one and later calls reuse it.
 func (r *Reducer) RunInput(opt RunInputOptions) []byte {
-	threadID := r.st.ThreadID
+	threadID := opt.ThreadID
 	if threadID == "" {
-		threadID = r.nextID("thread")
+		threadID = r.st.ThreadID
+	}
+	if threadID == "" {
+		if r.inputThread == "" {
+			r.inputThread = r.nextID("thread")
+		}
+		threadID = r.inputThread
 	}
 	runID := opt.RunID
 	if runID == "" {
@@ -264,13 +275,20 @@ func (r *Reducer) RunInput(opt RunInputOptions) []byte {
 	b = append(b, `,"runId":`...)
 	b = jsontree.AppendString(b, runID)
 	b = append(b, `,"state":`...)
-	if r.st.State == nil {
+	switch {
+	case opt.State != nil:
+		b = jsontree.AppendJSON(b, opt.State)
+	case r.st.State == nil:
 		b = append(b, "{}"...)
-	} else {
+	default:
 		b = jsontree.AppendJSON(b, r.st.State)
 	}
 	b = append(b, `,"messages":`...)
-	b = r.AppendMessages(b)
+	if opt.Messages != nil {
+		b = jsontree.AppendJSON(b, opt.Messages)
+	} else {
+		b = r.AppendMessages(b)
+	}
 	b = append(b, `,"tools":`...)
 	b = appendOr(b, opt.Tools, "[]")
 	b = append(b, `,"context":`...)

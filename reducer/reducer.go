@@ -6,6 +6,10 @@ import (
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
+// DefaultMaxDepth is the nesting limit of events and local actions when
+// Options.MaxDepth is unset.
+const DefaultMaxDepth = defaultMaxDepth
+
 // Default limits (see Options).
 const (
 	defaultMaxDepth      = 512
@@ -38,6 +42,11 @@ type Options struct {
 	// tool arguments): a delta that would grow it past this is rejected
 	// (default 32 MiB).
 	MaxFieldBytes int
+
+	// ThreadID is the conversation's thread id from the start (state.threadId
+	// and every RunInput), until a RUN_STARTED names another; "" lets
+	// RunInput choose one.
+	ThreadID string
 }
 
 // Reducer folds AG-UI events into an AgentState. It is not safe for
@@ -57,6 +66,10 @@ type Reducer struct {
 	// resends history) converges instead of appending its text twice.
 	doneRuns  map[string]bool
 	replaying string // run id being skipped
+
+	// inputThread is the thread id RunInput chose while the state has
+	// none, so that every request before the first run names one thread.
+	inputThread string
 }
 
 // New returns a Reducer with an empty state.
@@ -76,7 +89,7 @@ func New(opt Options) *Reducer {
 }
 
 func (r *Reducer) clear() {
-	r.st = AgentState{Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0)}
+	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0)}
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
 	r.cited = make(map[*Message]struct{})
@@ -84,6 +97,7 @@ func (r *Reducer) clear() {
 	r.verify = verifier{}
 	r.doneRuns = make(map[string]bool)
 	r.replaying = ""
+	r.inputThread = ""
 }
 
 // State returns the current state. It must not be modified, and it changes

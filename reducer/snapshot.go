@@ -203,17 +203,9 @@ func (m *Message) isReasoningOnly() bool {
 // unknown local messages are dropped, new ids are appended; client-only
 // activity and reasoning survive unless the snapshot carries that kind.
 func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
-	snap := make([]*Message, 0, len(ev.Messages.Elems))
-	raws := make([]jsontree.Value, 0, len(ev.Messages.Elems))
-	for _, raw := range ev.Messages.Elems {
-		m, err := r.importMessage(raw)
-		if err != nil {
-			// A snapshot is all or nothing: a bad message rejects it.
-			c.fail(err.(*Error).Code, "MESSAGES_SNAPSHOT: "+err.(*Error).Message)
-			return
-		}
-		snap = append(snap, m)
-		raws = append(raws, raw)
+	snap, raws, ok := r.importMessages(c, ev.Messages, "MESSAGES_SNAPSHOT")
+	if !ok {
+		return
 	}
 	hasActivity, hasReasoning := false, false
 	last := make(map[string]int, len(snap)) // last snapshot copy of each id wins
@@ -249,6 +241,29 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 		out = append(out, m)
 		used[i] = true
 	}
+	r.installMessages(c, out, snap, raws, used)
+}
+
+// importMessages converts a Message[] list, all or nothing: a bad message
+// rejects the list with a diagnostic naming what.
+func (r *Reducer) importMessages(c *Change, list *jsontree.Array, what string) ([]*Message, []jsontree.Value, bool) {
+	snap := make([]*Message, 0, len(list.Elems))
+	raws := make([]jsontree.Value, 0, len(list.Elems))
+	for _, raw := range list.Elems {
+		m, err := r.importMessage(raw)
+		if err != nil {
+			c.fail(err.(*Error).Code, what+": "+err.(*Error).Message)
+			return nil, nil, false
+		}
+		snap = append(snap, m)
+		raws = append(raws, raw)
+	}
+	return snap, raws, true
+}
+
+// installMessages makes out the conversation and records it, then mirrors
+// the tool calls of the imported messages marked used and the citations.
+func (r *Reducer) installMessages(c *Change, out, snap []*Message, raws []jsontree.Value, used []bool) {
 	r.setMessages(out)
 	// Citations on replaced messages are stale; the bridge below restores
 	// the current ones.

@@ -41,6 +41,7 @@ type instance struct {
 	t      *dialect.Translator
 	change reducer.Change  // reused by every apply
 	stream *reducer.Stream // the SSE body being fed; nil between streams
+	depth  int             // the reducer's MaxDepth option (0: its default)
 	cur    *reducer.Change // the change applyFrame is filling
 	fold   func([]byte)    // folds one canonical event into cur (made once: no allocation per event)
 }
@@ -160,7 +161,7 @@ func newID(string) string {
 	return string(s[:])
 }
 
-// create makes a reducer from options JSON ({strict, dialect,
+// create makes a reducer from options JSON ({strict, dialect, threadId,
 // maxEventBytes, maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
 // returns its handle.
 func create(opts []byte) int32 {
@@ -188,6 +189,10 @@ func create(opts []byte) int32 {
 				o.MaxDepth, bad = intOption(val)
 			case "maxFieldBytes":
 				o.MaxFieldBytes, bad = intOption(val)
+			case "threadId":
+				id, isStr := val.(string)
+				bad = !isStr && val != nil
+				o.ThreadID = id
 			case "dialect":
 				name, isStr := val.(string)
 				bad = !isStr || !slices.Contains(dialect.Names(), name) && name != ""
@@ -199,7 +204,7 @@ func create(opts []byte) int32 {
 		}
 	}
 	lastHandle++
-	inst := &instance{r: reducer.New(o), t: dialect.New(dialect.Options{
+	inst := &instance{r: reducer.New(o), depth: o.MaxDepth, t: dialect.New(dialect.Options{
 		Dialect: dialectName, NewID: o.NewID, MaxEventBytes: o.MaxEventBytes, MaxDepth: o.MaxDepth, MaxFieldBytes: o.MaxFieldBytes,
 	})}
 	inst.fold = func(ev []byte) { inst.r.ApplyAppend(inst.cur, ev) }
@@ -389,6 +394,45 @@ func fail(h int32, data []byte) int32 {
 	return change(c)
 }
 
+// valueArg parses the JSON array [value] of setState and setMessages with
+// the reducer's depth limit (plus one level for the array), as events are.
+func (inst *instance) valueArg(data []byte) []jsontree.Value {
+	depth := inst.depth
+	if depth <= 0 {
+		depth = reducer.DefaultMaxDepth
+	}
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: depth + 1})
+	if a, isArr := v.(*jsontree.Array); err == nil && isArr {
+		return a.Elems
+	}
+	return nil
+}
+
+// setState: [state], any JSON value.
+func setState(h int32, data []byte) int32 {
+	inst := lookup(h)
+	a := inst.valueArg(data)
+	if len(a) != 1 {
+		return failWith("bad_argument", "setState: the state must be one JSON value within the depth limit")
+	}
+	return change(inst.r.SetState(a[0]))
+}
+
+// setMessages: [messages], a Message[].
+func setMessages(h int32, data []byte) int32 {
+	inst := lookup(h)
+	a := inst.valueArg(data)
+	if len(a) != 1 {
+		return failWith("bad_argument", "setMessages: the messages must be one JSON array within the depth limit")
+	}
+	c := inst.r.SetMessages(a[0])
+	if len(c.Diagnostics) == 0 { // the translator learns the ids now in use
+		ev := append([]byte(`{"type":"MESSAGES_SNAPSHOT","messages":`), jsontree.AppendJSON(nil, a[0])...)
+		inst.t.Observe(append(ev, '}'))
+	}
+	return change(c)
+}
+
 func reset(h int32) int32 {
 	inst := lookup(h)
 	inst.stream = nil
@@ -422,7 +466,8 @@ func restore(h int32, data []byte) int32 {
 }
 
 // runInput outputs the RunAgentInput JSON for the next request; data is
-// {runId?, tools?, context?, forwardedProps?, resume?} or empty.
+// {threadId?, runId?, state?, messages?, tools?, context?, forwardedProps?,
+// resume?} or empty.
 func runInput(h int32, data []byte) int32 {
 	inst := lookup(h)
 	var o reducer.RunInputOptions
@@ -432,9 +477,14 @@ func runInput(h int32, data []byte) int32 {
 		if err != nil || obj == nil {
 			return failWith("bad_argument", "runInput: options must be a JSON object")
 		}
+		if id, has := obj.Get("threadId"); has {
+			o.ThreadID, _ = id.(string)
+		}
 		if id, has := obj.Get("runId"); has {
 			o.RunID, _ = id.(string)
 		}
+		o.State, _ = obj.Get("state")
+		o.Messages, _ = obj.Get("messages")
 		o.Tools, _ = obj.Get("tools")
 		o.Context, _ = obj.Get("context")
 		o.ForwardedProps, _ = obj.Get("forwardedProps")

@@ -282,6 +282,40 @@ func TestCreateDialectOption(t *testing.T) {
 	}
 }
 
+func TestBridgeThreadStateMessages(t *testing.T) {
+	require.Negative(t, create([]byte(`{"threadId":5}`)), "a non-string threadId is a bad option")
+	h := newHandle(t, `{"threadId":"t-1"}`)
+	s, good := result(runInput(h, []byte(`{}`)))
+	require.True(t, good)
+	var in map[string]any
+	require.NoError(t, json.Unmarshal([]byte(s), &in))
+	require.Equal(t, "t-1", in["threadId"])
+	s, _ = result(runInput(h, []byte(`{"threadId":"t-2","state":{"a":1},"messages":[]}`)))
+	require.NoError(t, json.Unmarshal([]byte(s), &in))
+	require.Equal(t, "t-2", in["threadId"])
+	require.Equal(t, map[string]any{"a": 1.0}, in["state"])
+	require.Equal(t, []any{}, in["messages"])
+
+	s, good = result(setState(h, []byte(`[{"n":2}]`)))
+	require.True(t, good)
+	rec := decode(t, s)
+	require.Len(t, rec.Ops, 1)
+	require.Equal(t, "/state", rec.Ops[0].Path)
+	require.JSONEq(t, `{"n":2}`, string(rec.Ops[0].Value))
+
+	s, _ = result(setState(h, []byte(`[`+strings.Repeat("[", 600)+strings.Repeat("]", 600)+`]`)))
+	require.Equal(t, "bad_argument", decode(t, s).Diagnostics[0].Code, "too deep")
+
+	s, _ = result(setMessages(h, []byte(`[[{"id":"u","role":"user","content":"hi"}]]`)))
+	rec = decode(t, s)
+	require.Empty(t, rec.Diagnostics)
+	require.Equal(t, "/messages", rec.Ops[0].Path)
+	s, _ = result(setMessages(h, []byte(`[[{"id":"u","role":"robot","content":"hi"}]]`)))
+	require.NotEmpty(t, decode(t, s).Diagnostics)
+	s, _ = result(setMessages(h, []byte(`[{}]`)))
+	require.Equal(t, "bad_argument", decode(t, s).Diagnostics[0].Code)
+}
+
 // TestDialectComposition: apply, feed, stop, fail, reset and restore go
 // through the instance's translator, as the reducer did before dialects
 // had their own package.

@@ -136,6 +136,18 @@ func wasmFail(h, n int32) (r int32) {
 	return fail(h, in[:n])
 }
 
+//go:wasmexport setState
+func wasmSetState(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return setState(h, in[:n])
+}
+
+//go:wasmexport setMessages
+func wasmSetMessages(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return setMessages(h, in[:n])
+}
+
 //go:wasmexport reset
 func wasmReset(h int32) (r int32) {
 	defer recoverCall(h, &r)

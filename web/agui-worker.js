@@ -55,6 +55,8 @@ export function serve(port) {
     fail: (h, [a]) => records(core.call('fail', h, a)),
     stop: (h) => records(core.call('stop', h)),
     reset: (h) => records(core.call('reset', h)),
+    setState: (h, [a]) => records(core.call('setState', h, a)),
+    setMessages: (h, [a]) => records(core.call('setMessages', h, a)),
     restore: (h, [a]) => records(core.call('restore', h, a)),
     snapshot: (h) => ({ kind: 'json', ...core.call('snapshot', h) }),
     runInput: (h, [a]) => ({ kind: 'json', ...core.call('runInput', h, a) }),

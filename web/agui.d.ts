@@ -121,6 +121,10 @@ export interface ReducerOptions {
   /** Event shapes accepted: "auto" (default: detected per event), or pinned to one of
    *  "agui", "sse-contract", "tanstack", "streaming" (see docs/dialects.md). */
   dialect?: 'auto' | 'agui' | 'sse-contract' | 'tanstack' | 'streaming';
+  /** The thread id from the start (state.threadId, every runInput), until a RUN_STARTED
+   *  names another; reset() keeps it. Default: runInput() chooses one, the same for every
+   *  request before the first run. */
+  threadId?: string;
   /** Reject larger events (default 16 MiB). */
   maxEventBytes?: number;
   /** Reject events nested deeper (default 512). */
@@ -163,8 +167,14 @@ export interface RunAgentInput {
 }
 
 export interface RunInputOptions {
+  /** Default: the state's thread id (or the one chosen at creation). */
+  threadId?: string;
   /** Default: a fresh id. */
   runId?: string;
+  /** Default: the shared state. */
+  state?: JSONValue;
+  /** Default: the conversation in the official Message[] shape. */
+  messages?: JSONValue[];
   tools?: JSONValue[];
   context?: JSONValue[];
   forwardedProps?: JSONValue;
@@ -222,6 +232,9 @@ export interface MirrorAPI {
    *  A throwing listener is reported ('error') and does not stop the others. */
   subscribe(listener: () => void): () => void;
   on<K extends keyof ReducerEvents>(type: K, handler: (value: ReducerEvents[K]) => void): () => void;
+  /** The Svelte store contract over the state: subscribe(fn) calls fn with the state at once
+   *  and after every change. */
+  readonly store: Readable<AgentState>;
   readonly disposed: boolean;
   dispose(): void;
 }
@@ -244,6 +257,12 @@ export interface Reducer extends MirrorAPI {
   stop(): ChangeRecord;
   /** Empties the state (a new conversation). */
   reset(): ChangeRecord;
+  /** Replaces the shared state, as a STATE_SNAPSHOT would. */
+  setState(state: JSONValue): ChangeRecord;
+  /** Replaces the conversation by messages in the official AG-UI Message shape (no merge, unlike
+   *  MESSAGES_SNAPSHOT); one bad message rejects the list with an error diagnostic and changes
+   *  nothing. Assistant tool calls are mirrored into toolCalls. */
+  setMessages(messages: JSONValue[]): ChangeRecord;
   snapshot(): AgentState;
   /** Replaces the state by a snapshot; a bad one (or one JSON.stringify cannot encode) yields an
    *  error diagnostic and changes nothing. */
@@ -267,6 +286,8 @@ export interface WorkerReducer extends MirrorAPI {
   fail(message: string, code?: string | number): Promise<ChangeRecord>;
   stop(): Promise<ChangeRecord>;
   reset(): Promise<ChangeRecord>;
+  setState(state: JSONValue): Promise<ChangeRecord>;
+  setMessages(messages: JSONValue[]): Promise<ChangeRecord>;
   snapshot(): Promise<AgentState>;
   restore(snapshot: AgentState | string): Promise<ChangeRecord>;
   runInput(options?: RunInputOptions): Promise<RunAgentInput>;
@@ -330,3 +351,67 @@ export function createWorkerReducer(
   options?: ReducerOptions,
   worker?: WorkerHostOptions & { host?: WorkerHost },
 ): Promise<WorkerReducer>;
+
+// ---------------------------------------------------------------------------
+// Rendering
+
+/** The Svelte store contract. */
+export interface Readable<T> {
+  subscribe(run: (value: T) => void): () => void;
+}
+
+/**
+ * The text of a message or of its content: a string as it is, the text parts of an
+ * InputContent[] joined with newlines, "" for anything else (activity objects, image parts).
+ */
+export function textOf(message: Message | Message['content'] | null | undefined): string;
+
+// ---------------------------------------------------------------------------
+// Agents: what the framework bindings (./react, ./svelte, ./vue) wrap
+
+export interface AgentOptions extends ReducerOptions {
+  /** The agent endpoint run() and send() POST to. */
+  url?: string | URL;
+  /** Passed to every run (headers, credentials, signal…). */
+  runOptions?: RunOptions;
+  /** Where agui.wasm is (loadReducer's argument); agents with the same one share the module. */
+  wasm?: string | URL;
+  /** Run the wasm in a Web Worker (true, or createWorkerReducer's worker options). */
+  worker?: boolean | (WorkerHostOptions & { host?: WorkerHost });
+  /** Use this reducer instead of loading one (the agent does not dispose it). */
+  reducer?: Reducer | WorkerReducer;
+}
+
+/** A reducer loaded on first use, with a chat UI's actions (all bound; each waits for the load). */
+export interface Agent {
+  /** The reducer's state; EMPTY_STATE (with the chosen threadId) until it has loaded. */
+  readonly state: AgentState;
+  getSnapshot(): AgentState;
+  readonly reducer: Reducer | WorkerReducer | null;
+  readonly ready: boolean;
+  /** Why the load failed, else null. */
+  readonly error: unknown;
+  readonly disposed: boolean;
+  /** listener runs after every change of the state and when the load ends. */
+  subscribe(listener: () => void): () => void;
+  /** Loads the module once and resolves to the reducer. */
+  load(): Promise<Reducer | WorkerReducer>;
+  run(input?: RunAgentInput | object | string, options?: RunOptions & { url?: string | URL }): Promise<RunOutcome>;
+  /** addUserMessage(content), then run(). */
+  send(content: string | InputContent[], options?: RunOptions & { url?: string | URL }): Promise<RunOutcome>;
+  stop(): Promise<ChangeRecord>;
+  addUserMessage(content: string | InputContent[], id?: string): Promise<ChangeRecord>;
+  addToolResult(toolCallId: string, content: string | JSONValue): Promise<ChangeRecord>;
+  reset(): Promise<ChangeRecord>;
+  setState(state: JSONValue): Promise<ChangeRecord>;
+  setMessages(messages: JSONValue[]): Promise<ChangeRecord>;
+  runInput(options?: RunInputOptions): Promise<RunAgentInput>;
+  /** Disposes the reducer it made (not one it was given). */
+  dispose(): void;
+}
+
+/** The state before anything was folded (frozen). */
+export const EMPTY_STATE: AgentState;
+
+/** An agent; nothing loads until load() or an action. */
+export function createAgent(options?: AgentOptions): Agent;

@@ -15,7 +15,11 @@
 //   - reducer.js: the same-thread reducer (a Mirror over one handle);
 //   - transport.js: run(), a POST whose SSE response is fed to a reducer;
 //   - worker-host.js: reducers whose wasm runs in a Web Worker
-//     (agui-worker.js); the page keeps only the Mirror.
+//     (agui-worker.js); the page keeps only the Mirror;
+//   - content.js: textOf, a message's content as text;
+//   - agent.js: createAgent, a reducer loaded on first use plus its
+//     actions, what the framework bindings (react.js, svelte.js, vue.js)
+//     wrap.
 
 import { loadCore } from './src/loader.js';
 import { packageFiles } from './src/package-files.js';
@@ -27,6 +31,8 @@ export { loadReducer } from './src/reducer.js';
 export { run } from './src/transport.js';
 export { LoadError } from './src/loader.js';
 export { createWorkerHost, createWorkerReducer } from './src/worker-host.js';
+export { textOf } from './src/content.js';
+export { createAgent, EMPTY_STATE } from './src/agent.js';
 
 /** Internals shared with tests and the benchmark; not part of the API. */
 export const __internal = {

@@ -69,7 +69,7 @@ async function goClass(url) {
   if (!Go) {
     let mod;
     try {
-      mod = await import(/* webpackIgnore: true */ /* @vite-ignore */ url);
+      mod = await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ /* @vite-ignore */ url);
     } catch (err) {
       throw new LoadError(`importing ${url} failed: ${err?.message ?? err}`, { url, cause: err });
     }

@@ -29,6 +29,7 @@ export class Mirror {
   #committing = 0; // _commit/_commitAppend calls in progress (handlers may nest them)
   #resyncDue = false; // a build failed during a commit: resynchronise when it ends
   #reading = false; // resynchronising inside a read of state
+  #store = null; // the Svelte store view, made on first use
 
   constructor(state) {
     this.#state = state;
@@ -93,6 +94,26 @@ export class Mirror {
     const entry = { listener }; // the same function may subscribe twice
     this.#listeners.add(entry);
     return () => { this.#listeners.delete(entry); };
+  }
+
+  /**
+   * The Svelte store contract over the state: subscribe(fn) calls fn with
+   * the current state at once and after every change, and returns the
+   * unsubscribe function. (subscribe itself stays React's: no argument,
+   * no call at once.)
+   */
+  get store() {
+    return this.#store ??= {
+      subscribe: (fn) => {
+        if (typeof fn !== 'function') throw new TypeError('agui reducer: store.subscribe() takes a function');
+        let last = this.state;
+        fn(last);
+        return this.subscribe(() => {
+          const s = this.state;
+          if (s !== last) fn((last = s));
+        });
+      },
+    };
   }
 
   on(type, handler) {

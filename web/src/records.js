@@ -36,3 +36,7 @@ export function badEventRecord(err) {
 export function badSnapshotRecord(err) {
   return { diagnostics: [{ code: 'bad_snapshot', level: 'error', message: `snapshot is not JSON-serialisable: ${err.message}` }] };
 }
+
+export function badArgumentRecord(what, err) {
+  return { diagnostics: [{ code: 'bad_argument', level: 'error', message: `${what}: the value is not JSON-serialisable: ${err.message}` }] };
+}

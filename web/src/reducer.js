@@ -3,7 +3,7 @@
 import { loadCore } from './loader.js';
 import { packageFiles } from './package-files.js';
 import { COMPACT } from './core.js';
-import { diagnosticError, eventData, chunkData, badEventRecord, badSnapshotRecord } from './records.js';
+import { diagnosticError, eventData, chunkData, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { appendPath } from './ops.js';
 import { Mirror } from './mirror.js';
 import { runStream } from './transport.js';
@@ -131,6 +131,27 @@ class AguiReducer extends Mirror {
 
   reset() {
     return this.#record(this.#core.call('reset', this.#handle()));
+  }
+
+  setState(state) {
+    const h = this.#handle();
+    let text;
+    try { text = JSON.stringify([state ?? null]); } catch (err) { return this.#badArgument('setState', err); }
+    return this.#record(this.#core.call('setState', h, text));
+  }
+
+  setMessages(messages) {
+    const h = this.#handle();
+    let text;
+    try { text = JSON.stringify([messages ?? null]); } catch (err) { return this.#badArgument('setMessages', err); }
+    return this.#record(this.#core.call('setMessages', h, text));
+  }
+
+  /** A value JSON.stringify cannot encode (cyclic, BigInt): a diagnostic, nothing changed. */
+  #badArgument(what, err) {
+    const rec = badArgumentRecord(what, err);
+    this._commit([rec]);
+    return rec;
   }
 
   snapshot() {

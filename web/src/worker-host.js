@@ -2,7 +2,7 @@
 
 import { baseURL, LoadError } from './loader.js';
 import { packageFiles } from './package-files.js';
-import { chunkData, compactBytes, badEventRecord, badSnapshotRecord } from './records.js';
+import { chunkData, compactBytes, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { Mirror } from './mirror.js';
 import { plainHeaders } from './transport.js';
 
@@ -159,6 +159,17 @@ class WorkerReducer extends Mirror {
   fail(message, code) { return this.#call('fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
   stop() { return this.#call('stop', []); }
   reset() { return this.#call('reset', []); }
+  setState(state) { return this.#valueCall('setState', state); }
+  setMessages(messages) { return this.#valueCall('setMessages', messages); }
+  #valueCall(what, value) {
+    let text;
+    try { text = JSON.stringify([value ?? null]); } catch (err) {
+      const rec = badArgumentRecord(what, err);
+      this._commit([rec]);
+      return Promise.resolve(rec);
+    }
+    return this.#call(what, [text]);
+  }
   snapshot() { return this.#call('snapshot', []); }
   restore(snapshot) {
     let text = snapshot;

@@ -1,0 +1,159 @@
+// The framework bindings in each framework's real production build: apps
+// made from Vite's own templates (react-ts, svelte-ts, vue-ts) plus the
+// README's "Frameworks" code, with the package installed from its packed
+// tarball, served by the demo server and driven in headless Chromium. Each
+// streams an answer with a tool call; the React app also counts renders.
+//
+// Each fixture's npm packages come from its committed package-lock.json
+// (npm ci, skipped while node_modules matches the lockfile). The README's
+// snippets are these fixtures' files: a test checks they match.
+//
+//   node --test web/test/frameworks/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, startDemoServer } from '../chromium.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, '../..');
+const root = path.resolve(web, '..');
+const tmp = mkdtempSync(path.join(tmpdir(), 'agui-frameworks-'));
+const TIMEOUT = 60_000;
+
+const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+
+/** npm ci from the lockfile unless node_modules already matches it. */
+function install(dir) {
+  const marker = path.join(dir, 'node_modules/.package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs) return;
+  run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+}
+
+/** The package as npm installs it: the packed tarball unpacked into node_modules. */
+function installPackage(dir, tarball) {
+  const dest = path.join(dir, 'node_modules/@agui-reducer/web');
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], dir);
+}
+
+let tarball;
+let bin;
+let context;
+const servers = [];
+
+before(async () => {
+  if (!existsSync(path.join(web, 'dist/agui.wasm'))) throw new Error('web/dist/agui.wasm is missing: run `make wasm` first');
+  // The tarball `make package` writes (test-frameworks depends on it).
+  const pkg = JSON.parse(readFileSync(path.join(web, 'package.json'), 'utf8'));
+  tarball = path.join(root, 'build', `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`);
+  if (!existsSync(tarball)) throw new Error(`${tarball} is missing: run \`make package\` first`);
+  bin = process.env.AGUI_DEMO_BIN ?? path.join(tmp, 'agui-demo');
+  if (!process.env.AGUI_DEMO_BIN) run('go', ['build', '-o', bin, './cmd/agui-demo'], root);
+  context = await launchChromium(path.join(tmp, 'profile'));
+});
+
+after(async () => {
+  await context?.close();
+  for (const p of servers) p.kill();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Installs, type-checks and builds the fixture; serves its dist/ with the demo agent. */
+async function buildAndServe(fixture, checks, { out = 'dist', publicWasm = false } = {}) {
+  const dir = path.join(here, fixture);
+  install(dir);
+  installPackage(dir, tarball);
+  if (publicWasm) { // as the README's Next.js recipe says: the wasm and its glue in public/
+    mkdirSync(path.join(dir, 'public'), { recursive: true });
+    for (const f of ['agui.wasm', 'wasm_exec.js']) copyFileSync(path.join(dir, 'node_modules/@agui-reducer/web/dist', f), path.join(dir, 'public', f));
+  }
+  for (const script of checks) run('npm', ['run', '--silent', script], dir);
+  const dist = path.join(dir, out);
+  const { proc, url } = await startDemoServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.02', '-scenario', 'tools', '-web', dist, '-csp', 'off'], root);
+  servers.push(proc);
+  return url;
+}
+
+/** Sends a message through the page's form; waits for the answer and its tool call. */
+async function chat(url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
+  try {
+    await page.goto(url);
+    await page.fill('input', 'What is the weather in Lisbon?');
+    await page.click('button');
+    await page.waitForFunction(() => [...document.querySelectorAll('p.assistant')].some((p) => p.textContent.includes('°C')), null, { timeout: TIMEOUT });
+    await page.waitForFunction(() => !document.querySelector('button').disabled, null, { timeout: TIMEOUT });
+    const texts = await page.$$eval('p', (ps) => ps.map((p) => `${p.className}: ${p.textContent}`));
+    const tools = await page.$$eval('pre', (ps) => ps.map((p) => p.textContent));
+    assert.equal(texts[0], 'user: What is the weather in Lisbon?');
+    assert.ok(texts.some((t) => t.startsWith('assistant: Let me look up')), texts.join('\n'));
+    assert.ok(tools.some((t) => t.startsWith('get_weather({') && t.includes('Lisbon')), tools.join('\n'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+}
+
+test('React (vite react-ts): useAgent streams an answer with a tool call under StrictMode', async () => {
+  const url = await buildAndServe('react', ['build']);
+  await chat(url);
+
+  // Renders: messages already shown do not render again while another streams.
+  const page = await context.newPage();
+  try {
+    await page.goto(`${url}#renders`);
+    await page.waitForSelector('section[data-ready="true"]', { state: 'attached' });
+    // send() resolves when the run has ended.
+    const turn = async (text) => assert.equal(await page.evaluate((t) => window.send(t), text), 'completed');
+    await turn('weather in Lisbon');
+    const before = await page.evaluate(() => ({ ...window.renders }));
+    const first = Object.keys(before);
+    assert.ok(first.length >= 3, JSON.stringify(before));
+    await turn('and tomorrow?');
+    const afterTurn = await page.evaluate(() => ({ ...window.renders }));
+    const streamed = Object.keys(afterTurn).filter((id) => !(id in before));
+    assert.ok(streamed.length >= 2, 'the second turn added messages');
+    assert.ok(streamed.some((id) => afterTurn[id] > 1), 'a streamed message rendered as it grew');
+    for (const id of first) assert.equal(afterTurn[id], before[id], `message ${id} rendered again while another streamed`);
+  } finally {
+    await page.close();
+  }
+});
+
+test('React in a development build: StrictMode mounts, unmounts and mounts again; the chat still streams', async () => {
+  const url = await buildAndServe('react', ['build:dev'], { out: 'dist-dev' });
+  await chat(url);
+});
+
+test('Svelte 5 (vite svelte-ts): $agent from agentStore streams an answer with a tool call', async () => {
+  const url = await buildAndServe('svelte', ['check', 'build']);
+  await chat(url);
+});
+
+test('Vue 3 (vite vue-ts): useAgent shallow refs stream an answer with a tool call', async () => {
+  const url = await buildAndServe('vue', ['build']);
+  await chat(url);
+});
+
+test('Next.js (next build, static export): a client component with useAgent, prerendered empty, streams in the browser', async () => {
+  const url = await buildAndServe('next', ['build'], { out: 'out', publicWasm: true });
+  const html = readFileSync(path.join(here, 'next/out/index.html'), 'utf8');
+  assert.match(html, /<form[^>]*>.*<input/s, 'server rendering showed the empty chat');
+  await chat(url);
+});
+
+test('the README\'s framework snippets are the fixtures\' files', () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  for (const file of ['react/src/Chat.tsx', 'svelte/src/Chat.svelte', 'vue/src/Chat.vue', 'next/app/Chat.tsx']) {
+    const code = readFileSync(path.join(here, file), 'utf8').trim();
+    assert.ok(readme.includes(code), `README.md lacks ${file} verbatim`);
+  }
+});

@@ -1,0 +1,5 @@
+import { Chat } from './Chat';
+
+export default function Page() {
+  return <Chat />;
+}

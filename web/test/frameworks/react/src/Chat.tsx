@@ -1,0 +1,17 @@
+import { useState } from 'react';
+import { textOf } from '@agui-reducer/web';
+import { useAgent } from '@agui-reducer/web/react';
+
+export function Chat() {
+  const { state, send, error } = useAgent({ url: '/agent' });
+  const [text, setText] = useState('');
+  if (error) return <p role="alert">Could not load the agent: {String(error)}</p>;
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); void send(text); setText(''); }}>
+      {state.messages.map((m) => <p key={m.id} className={m.role}>{textOf(m)}</p>)}
+      {state.toolCalls.map((t) => <pre key={t.id}>{t.name}({t.argsText}) → {t.result}</pre>)}
+      <input value={text} onChange={(e) => setText(e.target.value)} />
+      <button disabled={state.isLoading}>Send</button>
+    </form>
+  );
+}
