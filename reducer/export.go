@@ -94,8 +94,28 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.Usage = nil
 	}
 	st.Result, st.HasResult = o.Get("result")
+	st.Outcome, _ = d.optStr("outcome")
+	st.PendingToolCallIDs = []string{}
+	if ids := d.array("pendingToolCallIds", false); ids != nil {
+		if !isStringArray(ids) {
+			d.fail("pendingToolCallIds must hold strings")
+		} else {
+			for _, e := range ids.Elems {
+				st.PendingToolCallIDs = append(st.PendingToolCallIDs, e.(string))
+			}
+		}
+	}
 	if d.err != nil {
 		return d.err
+	}
+	for _, e := range elems(d.array("subagents", false)) {
+		s, err := loadSubagent(e)
+		if err != nil {
+			return err
+		}
+		s.pos = len(st.Subagents)
+		st.Subagents = append(st.Subagents, s)
+		r.subByID[s.ID] = s
 	}
 	for _, e := range elems(d.array("messages", false)) {
 		m, err := loadMessage(e)
@@ -145,6 +165,7 @@ func loadMessage(v jsontree.Value) (*Message, error) {
 		d.fail("content must be a string, an array or an object")
 	}
 	m.Name, m.hasName = d.optStr("name")
+	m.SubagentRunID, m.HasSubagentRunID = d.optStr("subagentRunId")
 	if s, ok := d.optStr("reasoning"); ok {
 		m.hasReasoning, m.reasoning = true, []byte(s)
 		m.reasoningSlot = m.contentKind == contentNone
@@ -202,6 +223,8 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 		t.Result, t.HasResult = s, true
 		t.ResultMessageID = d.str("resultMessageId", false)
 	}
+	t.ResultContent = d.array("resultContent", false)
+	t.SubagentRunID, t.HasSubagentRunID = d.optStr("subagentRunId")
 	if e, ok := o.Get("error"); ok && e != nil {
 		t.ErrorValue = e
 	}
@@ -377,6 +400,10 @@ func (r *Reducer) AppendMessages(b []byte) []byte {
 }
 
 func appendCommon(b []byte, m *Message) []byte {
+	if m.HasSubagentRunID {
+		b = append(b, `,"subagentRunId":`...)
+		b = jsontree.AppendString(b, m.SubagentRunID)
+	}
 	if m.HasEncryptedValue {
 		b = append(b, `,"encryptedValue":`...)
 		b = jsontree.AppendString(b, m.EncryptedValue)

@@ -24,7 +24,7 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 		case string:
 			m.contentKind, m.text = contentText, []byte(v)
 		case *jsontree.Array:
-			if m.Role != "user" {
+			if m.Role != "user" && m.Role != "tool" {
 				d.fail("content of a " + m.Role + " message must be a string")
 			}
 			m.contentKind, m.value = contentValue, v
@@ -84,6 +84,8 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 			}
 		}
 	}
+	// A null tag counts as absent (the official merge deletes it).
+	m.SubagentRunID, m.HasSubagentRunID = d.optStr("subagentRunId")
 	if ev, ok := d.optStr("encryptedValue"); ok && m.Role != "activity" {
 		m.EncryptedValue, m.HasEncryptedValue = ev, true
 	}
@@ -105,11 +107,22 @@ func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
 		if t := r.toolByID[m.ToolCallID]; t != nil {
 			content, _ := o.Get("content")
 			s, _ := content.(string)
-			if !t.HasResult || t.Result != s || t.ResultMessageID != m.ID {
+			parts, _ := content.(*jsontree.Array)
+			if parts != nil {
+				s = partsText(parts)
+			}
+			if !t.HasResult || t.Result != s || t.ResultMessageID != m.ID || (t.ResultContent == nil) != (parts == nil) || parts != nil && !jsontree.Equal(t.ResultContent, parts) {
 				path := toolCallPath(t)
 				t.Result, t.HasResult, t.ResultMessageID = s, true, m.ID
 				c.add(path+"/result", jsonString(s))
 				c.add(path+"/resultMessageId", jsonString(m.ID))
+				if parts != nil {
+					t.ResultContent = parts
+					c.add(path+"/resultContent", jsonValue(parts))
+				} else if t.ResultContent != nil {
+					t.ResultContent = nil
+					c.remove(path + "/resultContent")
+				}
 			}
 		}
 		return
