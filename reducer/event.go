@@ -93,14 +93,14 @@ type Event struct {
 	ParentRunID string
 	// ProtocolVersion is RUN_STARTED's producer protocol version.
 	ProtocolVersion string
-	Input       *jsontree.Object
-	Result      jsontree.Value
-	HasResult   bool
-	Outcome     *jsontree.Object // nil when absent or null
-	Usage       *jsontree.Array
-	Message     string // RUN_ERROR
-	Code        string // RUN_ERROR
-	HasCode     bool
+	Input           *jsontree.Object
+	Result          jsontree.Value
+	HasResult       bool
+	Outcome         *jsontree.Object // nil when absent or null
+	Usage           *jsontree.Array
+	Message         string // RUN_ERROR
+	Code            string // RUN_ERROR
+	HasCode         bool
 
 	// Steps, custom, raw.
 	StepName   string

@@ -60,11 +60,11 @@ type Reducer struct {
 	runTools    []string
 	runToolSeen map[string]bool
 	answered    map[string]bool
-	chunks   chunkState
-	verify   verifier
-	seq      int // counter behind deterministic ids
-	dialect  dialectState
-	hot      Event // scratch for the token fast path
+	chunks      chunkState
+	verify      verifier
+	seq         int // counter behind deterministic ids
+	dialect     dialectState
+	hot         Event // scratch for the token fast path
 
 	// Runs already folded, so that a replayed stream (a reconnect that
 	// resends history) converges instead of appending its text twice.

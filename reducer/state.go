@@ -150,10 +150,10 @@ type ToolCall struct {
 	// SubagentRunID is its assistant message's tag, shown on the call.
 	SubagentRunID    string
 	HasSubagentRunID bool
-	ErrorValue      jsontree.Value
-	EncryptedValue  string
-	HasEncrypted    bool
-	Metadata        *jsontree.Object
+	ErrorValue       jsontree.Value
+	EncryptedValue   string
+	HasEncrypted     bool
+	Metadata         *jsontree.Object
 
 	// Dialects that ask the user or the client before a tool runs show it
 	// on the call: the approval request as sent ({id, needsApproval}), and

@@ -116,7 +116,7 @@ func (r *Reducer) toolArgs(c *Change, ev *Event) {
 		return
 	}
 	path := toolCallPath(t)
-	t.args = append(t.args, ev.Delta...)
+	t.args = appendJS(t.args, ev.Delta)
 	if ev.Delta != "" {
 		c.appendText(argsTextPath(t), ev.Delta)
 	}
@@ -166,7 +166,7 @@ func (r *Reducer) finishArgs(c *Change, t *ToolCall) {
 	if len(t.args) == 0 {
 		exact = jsontree.NewObject(0)
 	} else {
-		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth, JSText: true})
 		if err != nil {
 			c.warn("bad_args", "TOOL_CALL_END: arguments of tool call '"+t.ID+"' are not valid JSON: "+err.Error())
 			exact = jsontree.NewObject(0)
@@ -295,5 +295,5 @@ func containsString(ss []string, s string) bool {
 type partialEdit = partialjson.Edit
 
 func newArgsParser(depth int) *partialjson.Parser {
-	return partialjson.New(partialjson.Options{MaxDepth: depth})
+	return partialjson.New(partialjson.Options{MaxDepth: depth, JSText: true})
 }
