@@ -269,8 +269,9 @@ type RunInputOptions struct {
 	Resume         jsontree.Value // sent only when non-nil
 }
 
-// RunInput returns the RunAgentInput JSON for the next request: threadId, a
-// fresh runId, the state, and the messages in the official AG-UI Message[]
+// RunInput returns the RunAgentInput JSON for the next request in the
+// protocol 1.0 shape: threadId, a fresh runId, protocolVersion "1.0", the
+// state (left out when null), and the messages in the official AG-UI Message[]
 // shape (assistant messages carry toolCalls; reasoning becomes "reasoning"
 // messages; activity messages are left out).
 func (r *Reducer) RunInput(opt RunInputOptions) []byte {
@@ -286,10 +287,10 @@ func (r *Reducer) RunInput(opt RunInputOptions) []byte {
 	b = jsontree.AppendString(b, threadID)
 	b = append(b, `,"runId":`...)
 	b = jsontree.AppendString(b, runID)
-	b = append(b, `,"state":`...)
-	if r.st.State == nil {
-		b = append(b, "{}"...)
-	} else {
+	b = append(b, `,"protocolVersion":"1.0"`...)
+	if r.st.State != nil {
+		// A null state is an optional null: never sent (1.0).
+		b = append(b, `,"state":`...)
 		b = jsontree.AppendJSON(b, r.st.State)
 	}
 	b = append(b, `,"messages":`...)

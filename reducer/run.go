@@ -77,6 +77,7 @@ func (r *Reducer) runFinished(c *Change, ev *Event) {
 			class = "interrupt"
 			l, _ := ev.Outcome.Get("interrupts")
 			interrupts, _ = l.(*jsontree.Array)
+			interrupts = stripNullTags(interrupts)
 		case "cancelled":
 			class = "cancelled"
 		}
@@ -91,6 +92,10 @@ func (r *Reducer) runFinished(c *Change, ev *Event) {
 		c.replace("/interrupts", appendArrayOrEmpty(nil, interrupts))
 	}
 	r.setUsage(c, ev.Usage)
+	if class != "success" {
+		// Only a success captures a result: the last one stays.
+		return
+	}
 	if ev.HasResult {
 		r.st.Result, r.st.HasResult = ev.Result, true
 		c.add("/result", jsonValue(ev.Result))
@@ -98,6 +103,38 @@ func (r *Reducer) runFinished(c *Change, ev *Event) {
 		r.st.Result, r.st.HasResult = nil, false
 		c.remove("/result")
 	}
+}
+
+// stripNullTags copies the interrupts whose subagentRunId is null without
+// that key, as the official client copies them into pendingInterrupts.
+func stripNullTags(a *jsontree.Array) *jsontree.Array {
+	if a == nil {
+		return nil
+	}
+	var out *jsontree.Array
+	for i, e := range a.Elems {
+		o, _ := e.(*jsontree.Object)
+		if o == nil {
+			continue
+		}
+		if v, ok := o.Get("subagentRunId"); !ok || v != nil {
+			continue
+		}
+		if out == nil {
+			out = &jsontree.Array{Elems: append([]jsontree.Value(nil), a.Elems...)}
+		}
+		cp := jsontree.NewObject(o.Len())
+		for j := 0; j < o.Len(); j++ {
+			if o.KeyAt(j) != "subagentRunId" {
+				cp.Set(o.KeyAt(j), o.ValueAt(j))
+			}
+		}
+		out.Elems[i] = cp
+	}
+	if out == nil {
+		return a
+	}
+	return out
 }
 
 // setPending records the tool calls a successful run leaves to the client

@@ -211,10 +211,45 @@ func (m *Message) isReasoningOnly() bool {
 	return m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
 }
 
-// messagesSnapshot merges a server snapshot the way the official client
-// does: local order wins, snapshot versions replace kept messages wholesale,
-// unknown local messages are dropped, new ids are appended; client-only
-// activity and reasoning survive unless the snapshot carries that kind.
+// messagesSnapshot merges a server snapshot the way the official 1.0 client
+// does: local order wins, an id the snapshot holds is replaced wholesale by
+// the snapshot's version (whatever the local role), unknown local messages
+// are dropped unless client-only, new ids are appended. Client-only are
+// reasoning messages when the snapshot carries none, and activity messages
+// of a type the snapshot does not own: the types its metadata declares
+// (authoritativeActivityTypes), else every type when it carries activity.
+func authoritativeActivityTypes(meta *jsontree.Object) (types []string, all, declared bool) {
+	if meta == nil {
+		return nil, false, false
+	}
+	v, ok := meta.Get("@ag-ui/client")
+	if !ok {
+		return nil, false, false
+	}
+	o, isObj := v.(*jsontree.Object)
+	if !isObj {
+		return nil, false, true // invalid declaration: owns nothing
+	}
+	a, ok := o.Get("authoritativeActivityTypes")
+	switch a := a.(type) {
+	case nil:
+		if !ok {
+			return nil, false, false
+		}
+		return nil, true, true
+	case *jsontree.Array:
+		if !isStringArray(a) {
+			return nil, false, true
+		}
+		for _, e := range a.Elems {
+			types = append(types, e.(string))
+		}
+		return types, false, true
+	}
+	return nil, false, true
+}
+
+// messagesSnapshot folds MESSAGES_SNAPSHOT (see authoritativeActivityTypes).
 func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 	snap := make([]*Message, 0, len(ev.Messages.Elems))
 	raws := make([]jsontree.Value, 0, len(ev.Messages.Elems))
@@ -239,16 +274,27 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 		}
 		last[m.ID] = i
 	}
+	owned, ownsAll, declared := authoritativeActivityTypes(ev.Metadata)
 	out := make([]*Message, 0, len(r.st.Messages)+len(snap))
 	kept := make(map[string]bool, len(r.st.Messages))
 	for _, m := range r.st.Messages {
-		if m.Role == "activity" && !hasActivity || m.isReasoningOnly() && !hasReasoning {
-			out = append(out, m)
-			continue
-		}
+		// An id the snapshot holds always wins, whatever the local role.
 		if i, ok := last[m.ID]; ok {
 			out = append(out, snap[i])
 			kept[m.ID] = true
+			continue
+		}
+		clientOnly := false
+		switch {
+		case m.Role == "activity" && declared:
+			clientOnly = !ownsAll && !containsString(owned, m.ActivityType)
+		case m.Role == "activity":
+			clientOnly = !hasActivity
+		case m.isReasoningOnly():
+			clientOnly = !hasReasoning
+		}
+		if clientOnly {
+			out = append(out, m)
 		}
 	}
 	used := make([]bool, len(snap))
