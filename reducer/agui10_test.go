@@ -17,9 +17,7 @@ import (
 // official 1.0.0 reducer's output ({messages, state}, activity messages
 // filtered out): ours must export the same messages (RunInput) and state.
 func TestAGUI10Examples(t *testing.T) {
-	// Chunk lanes per subagent are not folded the 1.0 way yet.
 	pending := map[string]string{
-		"E13": "chunk lanes", "E14": "chunk lanes", "E17": "chunk rawEvent", "E18": "reasoning chunk lanes",
 		// runAgent's compatibility boundary turns THINKING_* into reasoning
 		// messages (the bare pipeline ignores them): ours folds them as
 		// runAgent does.
@@ -76,4 +74,29 @@ func TestAGUI10ActivityAttribution(t *testing.T) {
 	assert.Equal(t, map[string]any{"steps": []any{"a", "b"}}, msgs[0].(map[string]any)["content"])
 	assert.NotContains(t, msgs[1].(map[string]any), "subagentRunId")
 	assert.Equal(t, map[string]any{"n": 2.0}, msgs[1].(map[string]any)["content"])
+}
+
+// E15 and E16: what the official transform throws is a diagnostic here,
+// with the same text, and the chunk changes nothing.
+func TestAGUI10ChunkErrors(t *testing.T) {
+	for name, want := range map[string]string{
+		"E15": "Cannot continue text message 'm1': chunk role 'user' does not match the open stream's role 'assistant'.",
+		"E16": "Ambiguous TEXT_MESSAGE_CHUNK: it carries neither a messageId nor a subagentRunId, but 2 lanes have an open text message. Attribute the chunk to the subagent it belongs to.",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := New(Options{})
+			data, err := os.ReadFile("testdata/agui10/" + name + ".jsonl")
+			require.NoError(t, err)
+			var msgs []string
+			for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+				before := string(r.Snapshot())
+				c := r.Apply(line)
+				if c.HasError() {
+					msgs = append(msgs, c.Diagnostics[0].Message)
+					assert.Equal(t, before, string(r.Snapshot()), "a refused chunk leaves the state as it was")
+				}
+			}
+			assert.Equal(t, []string{want}, msgs)
+		})
+	}
 }
