@@ -100,3 +100,58 @@ func TestAGUI10ChunkErrors(t *testing.T) {
 		})
 	}
 }
+
+// The state additions for UIs: subagents with their status, content-part
+// results with a text form, the last run's pendingToolCallIds.
+func TestAGUI10StateForUIs(t *testing.T) {
+	runCases(t, []eventCase{
+		{"subagents nest and end", Options{}, []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+			`{"type":"SUBAGENT_STARTED","subagentRunId":"a","name":"lead","description":"plans","parentToolCallId":"tc0","timestamp":10}`,
+			`{"type":"SUBAGENT_STARTED","subagentRunId":"b","name":"helper","parentSubagentRunId":"a","timestamp":11}`,
+			`{"type":"SUBAGENT_STARTED","subagentRunId":"c","name":"waiter"}`,
+			`{"type":"SUBAGENT_ERROR","subagentRunId":"b","message":"boom","code":"E","timestamp":12}`,
+			`{"type":"SUBAGENT_FINISHED","subagentRunId":"c","outcome":{"type":"suspended","interruptIds":["i1"]}}`,
+			`{"type":"SUBAGENT_FINISHED","subagentRunId":"a","result":{"ok":true},"timestamp":20}`,
+		}, func(t *testing.T, s state, cs []*Change) {
+			assert.Empty(t, codes(cs))
+			subs := s["subagents"].([]any)
+			require.Len(t, subs, 3)
+			a, b, c := subs[0].(map[string]any), subs[1].(map[string]any), subs[2].(map[string]any)
+			assert.Equal(t, map[string]any{"id": "a", "name": "lead", "description": "plans", "parentToolCallId": "tc0", "status": "finished", "result": map[string]any{"ok": true}, "startTime": 10.0, "endTime": 20.0}, a)
+			assert.Equal(t, "a", b["parentSubagentRunId"])
+			assert.Equal(t, "error", b["status"])
+			assert.Equal(t, map[string]any{"message": "boom", "code": "E"}, b["error"])
+			assert.Equal(t, "suspended", c["status"])
+			assert.Equal(t, []any{"i1"}, c["interruptIds"])
+			assert.Empty(t, s["messages"], "SUBAGENT_* create no message")
+		}},
+		{"content-part result and pending calls", Options{}, []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+			`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","subagentRunId":"s"}`,
+			`{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"g"}`,
+			`{"type":"TOOL_CALL_RESULT","messageId":"r1","toolCallId":"c1","content":[{"type":"text","text":"a"},{"type":"image","source":{"type":"url","value":"https://e.x/i.png"}},{"type":"text","text":"b"}]}`,
+			`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`,
+		}, func(t *testing.T, s state, cs []*Change) {
+			assert.Empty(t, codes(cs))
+			tcs := s["toolCalls"].([]any)
+			c1 := tcs[0].(map[string]any)
+			assert.Equal(t, "s", c1["subagentRunId"])
+			assert.Equal(t, "a\nb", c1["result"])
+			assert.Len(t, c1["resultContent"], 3)
+			assert.NotContains(t, tcs[1].(map[string]any), "subagentRunId")
+			assert.Equal(t, []any{"c2"}, s["pendingToolCallIds"])
+			assert.Equal(t, "success", s["outcome"])
+			msgs := s["messages"].([]any)
+			assert.Len(t, msgs[1].(map[string]any)["content"], 3, "the tool message keeps the parts")
+		}},
+		{"bad content parts refused", Options{}, []string{
+			`{"type":"TOOL_CALL_RESULT","messageId":"r1","toolCallId":"c1","content":[1]}`,
+			`{"type":"TOOL_CALL_RESULT","messageId":"r1","toolCallId":"c1","content":5}`,
+			`{"type":"SUBAGENT_STARTED","name":"x"}`,
+		}, func(t *testing.T, s state, cs []*Change) {
+			assert.Equal(t, []string{"bad_event", "bad_event", "bad_event"}, codes(cs))
+			assert.Empty(t, s["messages"])
+		}},
+	})
+}
