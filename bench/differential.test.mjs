@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { from, of, lastValueFrom, toArray } from 'rxjs';
 import { CompatibilityBoundary, enforceEvents, transformChunks, defaultApplyEvents } from '@ag-ui/client';
-import { loadReducer } from '../web/agui.js';
+import { loadReducer } from '../web/agui.node.js';
 
 const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
 const factory = await loadReducer(wasmURL);

@@ -4,7 +4,7 @@
 // and byte chunks split anywhere, in the mirror and in runInput().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer } from '../agui.js';
+import { loadReducer } from '../agui.node.js';
 import { wasmURL } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);
