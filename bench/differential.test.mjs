@@ -20,7 +20,7 @@ import { loadReducer } from '../web/agui.node.js';
 
 const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
 const factory = await loadReducer(wasmURL);
-const STREAMS = Number(process.env.DIFF_STREAMS ?? 1000);
+const STREAMS = Number(process.env.DIFF_STREAMS ?? 2000);
 
 // Silence the official client's warnings (dropped events, notes).
 const quiet = (fn) => async (...a) => {
