@@ -105,6 +105,7 @@ func (t *Translator) applyAGUI(name string, data []byte, obj *jsontree.Object) *
 func checkCanonical(obj *jsontree.Object, whole bool) *Diagnostic {
 	typ := objString(obj, "type")
 	f := fields{obj: obj, typ: typ}
+	f.str("type", true)
 	if v, ok := obj.Get("timestamp"); ok && v != nil {
 		if _, isNum := v.(jsontree.Number); !isNum {
 			f.fail("timestamp must be a number")
