@@ -66,7 +66,8 @@ bench: wasm bench/node_modules/.package-lock.json
 	node bench/browser.mjs
 
 ## test-bench: the benchmark's correctness check (official and ours fold
-## the same stream alike; no timing)
+## the same stream alike; no timing) and the differential test against
+## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams)
 test-bench: wasm bench/node_modules/.package-lock.json
 	node --test bench/*.test.mjs
 

@@ -15,6 +15,7 @@ var canonicalTypes = map[string]bool{
 	"RAW": true, "CUSTOM": true, "RUN_STARTED": true, "RUN_FINISHED": true, "RUN_ERROR": true, "STEP_STARTED": true, "STEP_FINISHED": true,
 	"REASONING_START": true, "REASONING_MESSAGE_START": true, "REASONING_MESSAGE_CONTENT": true, "REASONING_MESSAGE_END": true,
 	"REASONING_MESSAGE_CHUNK": true, "REASONING_END": true, "REASONING_ENCRYPTED_VALUE": true,
+	"SUBAGENT_STARTED": true, "SUBAGENT_FINISHED": true, "SUBAGENT_ERROR": true, // AG-UI 1.0
 }
 
 func isCanonical(t string) bool { return canonicalTypes[t] }

@@ -51,7 +51,7 @@ func (r *Reducer) AddToolResult(toolCallID, content string) *Change {
 	if r.findMessage(id) != nil {
 		id = r.nextID("result-" + toolCallID)
 	}
-	r.toolResult(c, id, toolCallID, content, nil)
+	r.toolResult(c, id, toolCallID, content, nil, nil, nil)
 	return c
 }
 

@@ -9,6 +9,7 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 	m := r.findMessage(ev.MessageID)
 	if m == nil {
 		m = &Message{ID: ev.MessageID, Role: "activity", ActivityType: ev.ActivityType, contentKind: contentValue, value: ev.Content}
+		m.SubagentRunID, m.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
 		m.Metadata = cloneObject(ev.Metadata)
 		r.appendMessage(c, m)
 		return
@@ -21,6 +22,7 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 		// Overwritten in place by a fresh activity message; the old
 		// message's metadata is lost, as in the official client.
 		fresh := &Message{ID: m.ID, Role: "activity", ActivityType: ev.ActivityType, contentKind: contentValue, value: ev.Content, pos: m.pos}
+		fresh.SubagentRunID, fresh.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
 		fresh.Metadata = cloneObject(ev.Metadata)
 		r.st.Messages[m.pos] = fresh
 		if r.msgByID[m.ID] == m {
@@ -36,6 +38,17 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 		if m.ActivityType != ev.ActivityType {
 			m.ActivityType = ev.ActivityType
 			c.replace(path+"/activityType", jsonString(ev.ActivityType))
+		}
+		// A replacing snapshot re-attributes the activity.
+		if m.HasSubagentRunID != ev.HasSubagentRunID || m.SubagentRunID != ev.SubagentRunID {
+			had := m.HasSubagentRunID
+			m.SubagentRunID, m.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
+			switch {
+			case m.HasSubagentRunID:
+				c.add(path+"/subagentRunId", jsonString(m.SubagentRunID))
+			case had:
+				c.remove(path + "/subagentRunId")
+			}
 		}
 	}
 	mergeMetadata(c, &m.Metadata, ev.Metadata, path)

@@ -69,6 +69,15 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	}
 	ev.RawEvent, _ = obj.Get("rawEvent")
 	ev.Metadata = d.metadata()
+	switch ev.Type {
+	case RunStarted, RunFinished, RunError, MessagesSnapshot:
+		// Run-scoped: attribution lives on the messages inside.
+	case SubagentStarted, SubagentFinished, SubagentError:
+		ev.SubagentRunID = d.str("subagentRunId", true)
+		ev.HasSubagentRunID = true
+	default:
+		ev.SubagentRunID, ev.HasSubagentRunID = d.optStr("subagentRunId")
+	}
 
 	switch ev.Type {
 	case TextMessageStart:
@@ -122,7 +131,7 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	case ToolCallResult:
 		ev.MessageID = d.str("messageId", true)
 		ev.ToolCallID = d.str("toolCallId", true)
-		ev.Content = d.str("content", true)
+		ev.Content = d.toolContent()
 		if r, ok := d.optStr("role"); ok && r != "tool" {
 			d.fail(`role must be "tool"`)
 		}
@@ -174,6 +183,7 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.ThreadID = d.str("threadId", true)
 		ev.RunID = d.str("runId", true)
 		ev.ParentRunID, _ = d.optStr("parentRunId")
+		ev.ProtocolVersion, _ = d.optStr("protocolVersion")
 		ev.Input = d.object("input")
 		if ev.Input != nil {
 			if m, ok := ev.Input.Get("messages"); ok && m != nil {
@@ -191,14 +201,20 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 			t, _ := ev.Outcome.Get("type")
 			switch t {
 			case "success":
+				if l, ok := ev.Outcome.Get("pendingToolCallIds"); ok && !isStringArray(l) {
+					d.fail("outcome.pendingToolCallIds must be an array of strings")
+				}
 			case "interrupt":
 				if l, ok := ev.Outcome.Get("interrupts"); !ok {
 					d.fail("outcome.interrupts is required")
 				} else if _, isArr := l.(*jsontree.Array); !isArr {
 					d.fail("outcome.interrupts must be an array")
 				}
+			case "cancelled":
 			default:
-				d.fail(`outcome.type must be "success" or "interrupt"`)
+				// 1.0 deletes an optional union member of unknown type:
+				// the run reads as a success.
+				ev.Outcome = nil
 			}
 		}
 		ev.Usage = d.array("usage", false)
@@ -208,6 +224,33 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.Usage = d.array("usage", false)
 	case StepStarted, StepFinished:
 		ev.StepName = d.str("stepName", true)
+	case SubagentStarted:
+		ev.Name = d.str("name", true)
+		ev.HasName = true
+		ev.Description, ev.HasDescription = d.optStr("description")
+		ev.ParentSubagentRunID, _ = d.optStr("parentSubagentRunId")
+		ev.ParentToolCallID, _ = d.optStr("parentToolCallId")
+		ev.ParentMessageID, _ = d.optStr("parentMessageId")
+	case SubagentFinished:
+		ev.Result, ev.HasResult = obj.Get("result")
+		if ev.HasResult && ev.Result == nil {
+			ev.HasResult = false // the compatibility boundary drops result: null
+		}
+		ev.Outcome = d.object("outcome")
+		if ev.Outcome != nil {
+			switch t, _ := ev.Outcome.Get("type"); t {
+			case "success":
+			case "suspended":
+				if l, ok := ev.Outcome.Get("interruptIds"); ok && !isStringArray(l) {
+					d.fail("outcome.interruptIds must be an array of strings")
+				}
+			default:
+				ev.Outcome = nil // unknown member: deleted, read as success
+			}
+		}
+	case SubagentError:
+		ev.Message = d.str("message", true)
+		ev.Code, ev.HasCode = d.optStr("code")
 	case ReasoningEncryptedValue:
 		ev.Subtype = d.str("subtype", true)
 		if ev.Subtype != "tool-call" && ev.Subtype != "message" {
@@ -220,6 +263,52 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		return Event{}, d.err
 	}
 	return ev, nil
+}
+
+// isStringArray reports whether v is an array of strings.
+func isStringArray(v jsontree.Value) bool {
+	a, ok := v.(*jsontree.Array)
+	if !ok {
+		return false
+	}
+	for _, e := range a.Elems {
+		if _, isStr := e.(string); !isStr {
+			return false
+		}
+	}
+	return true
+}
+
+// toolContent reads TOOL_CALL_RESULT's content: a string, or (1.0) an
+// array of content parts, each an object with a string type.
+func (d *fields) toolContent() jsontree.Value {
+	v, ok := d.obj.Get("content")
+	switch v := v.(type) {
+	case string:
+		return v
+	case *jsontree.Array:
+		for _, p := range v.Elems {
+			o, isObj := p.(*jsontree.Object)
+			if !isObj {
+				d.fail("content parts must be objects")
+				return nil
+			}
+			if t, _ := o.Get("type"); t == nil {
+				d.fail("content part type is required")
+				return nil
+			} else if _, isStr := t.(string); !isStr {
+				d.fail("content part type must be a string")
+				return nil
+			}
+		}
+		return v
+	}
+	if !ok || v == nil {
+		d.fail("content is required")
+	} else {
+		d.fail("content must be a string or an array of content parts")
+	}
+	return nil
 }
 
 // fields reads typed fields from an event object, remembering the first

@@ -58,6 +58,12 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 			meta = value
 		case "rawEvent":
 			// Validated by the scan; not needed by the reducer.
+		case "subagentRunId":
+			// Content never touches a message's tag; a bad value takes the
+			// general path, which reports it.
+			if k := jsontree.KindOf(value); k != jsontree.KindString && k != jsontree.KindNull {
+				return errNotHot
+			}
 		default:
 			return errNotHot
 		}
@@ -196,7 +202,7 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 		if !m.hasReasoning || len(m.reasoning)+len(delta) > r.opt.MaxFieldBytes {
 			return false
 		}
-		m.reasoning = append(m.reasoning, delta...)
+		m.reasoning = appendJS(m.reasoning, delta)
 		if delta != "" {
 			c.appendText(reasoningPath(m), delta)
 		}
@@ -205,7 +211,7 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	if m.contentKind != contentText || len(m.text)+len(delta) > r.opt.MaxFieldBytes {
 		return false
 	}
-	m.text = append(m.text, delta...)
+	m.text = appendJS(m.text, delta)
 	if delta != "" {
 		c.appendText(contentPath(m), delta)
 	}

@@ -13,6 +13,14 @@
 // needs: status and errors, reasoning with its duration, live tool-call
 // arguments, citations and steps.
 //
+// It folds AG-UI 1.0 (@ag-ui/client 1.0.0): subagent attribution
+// (subagentRunId on the messages events create, chunk lanes per subagent)
+// and the subagent invocations themselves (AgentState.Subagents, for UIs),
+// content-part tool results, the cancelled outcome and pendingToolCallIds,
+// and the 1.0 MESSAGES_SNAPSHOT merge. Streamed text is JavaScript text: a
+// UTF-16 surrogate pair split across deltas joins as concatenation joins it
+// in JavaScript, and a lone surrogate stays lone (surrogates.go).
+//
 // The reducer knows canonical AG-UI only. Producers that speak another
 // dialect go through a translator of package dialect first (bytes →
 // translator → canonical events → reducer); ApplyAppend folds the several

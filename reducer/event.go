@@ -5,7 +5,9 @@ import "github.com/agui-reducer/agui/reducer/jsontree"
 // EventType names an AG-UI event, as the "type" field spells it.
 type EventType string
 
-// The 33 canonical AG-UI event types.
+// The canonical AG-UI event types: the 31 of protocol 1.0, and the five
+// THINKING_* types 1.0 removed, which runAgent's compatibility boundary still
+// turns into reasoning messages.
 const (
 	TextMessageStart           EventType = "TEXT_MESSAGE_START"
 	TextMessageContent         EventType = "TEXT_MESSAGE_CONTENT"
@@ -40,6 +42,9 @@ const (
 	ReasoningMessageChunk      EventType = "REASONING_MESSAGE_CHUNK"
 	ReasoningEnd               EventType = "REASONING_END"
 	ReasoningEncryptedValue    EventType = "REASONING_ENCRYPTED_VALUE"
+	SubagentStarted            EventType = "SUBAGENT_STARTED"
+	SubagentFinished           EventType = "SUBAGENT_FINISHED"
+	SubagentError              EventType = "SUBAGENT_ERROR"
 )
 
 // Event is one decoded AG-UI event. It is a flat union: only the fields of
@@ -54,6 +59,12 @@ type Event struct {
 	RawEvent     jsontree.Value
 	Metadata     *jsontree.Object // nil when absent
 
+	// SubagentRunID attributes the event to a subagent invocation (on the
+	// SUBAGENT_* events it identifies the invocation). null counts as
+	// absent, as the official reducer treats it.
+	SubagentRunID    string
+	HasSubagentRunID bool
+
 	// Messages, reasoning, activity.
 	MessageID    string
 	HasMessageID bool // chunks: absent and "" differ
@@ -64,7 +75,7 @@ type Event struct {
 	HasDelta     bool
 	ActivityType string
 	Replace      bool           // ACTIVITY_SNAPSHOT; defaults to true
-	Content      jsontree.Value // TOOL_CALL_RESULT (string) or ACTIVITY_SNAPSHOT (object)
+	Content      jsontree.Value // TOOL_CALL_RESULT (string or content parts) or ACTIVITY_SNAPSHOT (object)
 	Patch        jsontree.Value // STATE_DELTA delta / ACTIVITY_DELTA patch: an array of ops
 	Messages     *jsontree.Array
 
@@ -80,14 +91,16 @@ type Event struct {
 	ThreadID    string
 	RunID       string
 	ParentRunID string
-	Input       *jsontree.Object
-	Result      jsontree.Value
-	HasResult   bool
-	Outcome     *jsontree.Object // nil when absent or null
-	Usage       *jsontree.Array
-	Message     string // RUN_ERROR
-	Code        string // RUN_ERROR
-	HasCode     bool
+	// ProtocolVersion is RUN_STARTED's producer protocol version.
+	ProtocolVersion string
+	Input           *jsontree.Object
+	Result          jsontree.Value
+	HasResult       bool
+	Outcome         *jsontree.Object // nil when absent or null
+	Usage           *jsontree.Array
+	Message         string // RUN_ERROR
+	Code            string // RUN_ERROR
+	HasCode         bool
 
 	// Steps, custom, raw.
 	StepName   string
@@ -104,4 +117,11 @@ type Event struct {
 
 	// THINKING_START.
 	Title string
+
+	// SUBAGENT_STARTED (Name holds its name, ParentMessageID its parent
+	// message) and SUBAGENT_FINISHED (Result, Outcome).
+	Description         string
+	HasDescription      bool
+	ParentSubagentRunID string
+	ParentToolCallID    string
 }

@@ -94,8 +94,28 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.Usage = nil
 	}
 	st.Result, st.HasResult = o.Get("result")
+	st.Outcome, _ = d.optStr("outcome")
+	st.PendingToolCallIDs = []string{}
+	if ids := d.array("pendingToolCallIds", false); ids != nil {
+		if !isStringArray(ids) {
+			d.fail("pendingToolCallIds must hold strings")
+		} else {
+			for _, e := range ids.Elems {
+				st.PendingToolCallIDs = append(st.PendingToolCallIDs, e.(string))
+			}
+		}
+	}
 	if d.err != nil {
 		return d.err
+	}
+	for _, e := range elems(d.array("subagents", false)) {
+		s, err := loadSubagent(e)
+		if err != nil {
+			return err
+		}
+		s.pos = len(st.Subagents)
+		st.Subagents = append(st.Subagents, s)
+		r.subByID[s.ID] = s
 	}
 	for _, e := range elems(d.array("messages", false)) {
 		m, err := loadMessage(e)
@@ -145,6 +165,7 @@ func loadMessage(v jsontree.Value) (*Message, error) {
 		d.fail("content must be a string, an array or an object")
 	}
 	m.Name, m.hasName = d.optStr("name")
+	m.SubagentRunID, m.HasSubagentRunID = d.optStr("subagentRunId")
 	if s, ok := d.optStr("reasoning"); ok {
 		m.hasReasoning, m.reasoning = true, []byte(s)
 		m.reasoningSlot = m.contentKind == contentNone
@@ -202,6 +223,8 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 		t.Result, t.HasResult = s, true
 		t.ResultMessageID = d.str("resultMessageId", false)
 	}
+	t.ResultContent = d.array("resultContent", false)
+	t.SubagentRunID, t.HasSubagentRunID = d.optStr("subagentRunId")
 	if e, ok := o.Get("error"); ok && e != nil {
 		t.ErrorValue = e
 	}
@@ -249,8 +272,9 @@ type RunInputOptions struct {
 	Resume         jsontree.Value // sent only when non-nil
 }
 
-// RunInput returns the RunAgentInput JSON for the next request: threadId, a
-// fresh runId, the state, and the messages in the official AG-UI Message[]
+// RunInput returns the RunAgentInput JSON for the next request in the
+// protocol 1.0 shape: threadId, a fresh runId, protocolVersion "1.0", the
+// state (left out when null), and the messages in the official AG-UI Message[]
 // shape (assistant messages carry toolCalls; reasoning becomes "reasoning"
 // messages; activity messages are left out), plus the caller's tools,
 // context and forwardedProps. A field set in opt replaces the reducer's. Before any thread id is known, the first call
@@ -274,13 +298,14 @@ func (r *Reducer) RunInput(opt RunInputOptions) []byte {
 	b = jsontree.AppendString(b, threadID)
 	b = append(b, `,"runId":`...)
 	b = jsontree.AppendString(b, runID)
-	b = append(b, `,"state":`...)
+	b = append(b, `,"protocolVersion":"1.0"`...)
 	switch {
 	case opt.State != nil:
+		b = append(b, `,"state":`...)
 		b = jsontree.AppendJSON(b, opt.State)
-	case r.st.State == nil:
-		b = append(b, "{}"...)
-	default:
+	case r.st.State != nil:
+		// A null state is an optional null: never sent (1.0).
+		b = append(b, `,"state":`...)
 		b = jsontree.AppendJSON(b, r.st.State)
 	}
 	b = append(b, `,"messages":`...)
@@ -395,6 +420,10 @@ func (r *Reducer) AppendMessages(b []byte) []byte {
 }
 
 func appendCommon(b []byte, m *Message) []byte {
+	if m.HasSubagentRunID {
+		b = append(b, `,"subagentRunId":`...)
+		b = jsontree.AppendString(b, m.SubagentRunID)
+	}
 	if m.HasEncryptedValue {
 		b = append(b, `,"encryptedValue":`...)
 		b = jsontree.AppendString(b, m.EncryptedValue)

@@ -132,6 +132,14 @@ func FuzzApply(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"x"}` + "\n" + `{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":1}]}`))
+	// AG-UI 1.0: the reference's examples and split surrogate pairs.
+	examples, _ := filepath.Glob("testdata/agui10/*.jsonl")
+	for _, file := range examples {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(strings.Join(splitPairEvents, "\n")))
 	for _, ev := range hostileEvents() {
 		f.Add([]byte(ev))
 	}

@@ -80,8 +80,12 @@ func (r *Reducer) textStart(c *Change, ev *Event) {
 		if ev.HasName {
 			m.Name, m.hasName = ev.Name, true
 		}
+		m.SubagentRunID, m.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
 		m.Metadata = cloneObject(ev.Metadata)
 		r.appendMessage(c, m)
+		return
+	}
+	if r.activityGuard(c, m, "TEXT_MESSAGE_START", "text") {
 		return
 	}
 	// An existing message (any role, e.g. an assistant slot a tool call
@@ -100,6 +104,9 @@ func (r *Reducer) textContent(c *Change, ev *Event) {
 		c.warn("unknown_message", "TEXT_MESSAGE_CONTENT: No message found with ID '"+ev.MessageID+"'")
 		return
 	}
+	if r.activityGuard(c, m, "TEXT_MESSAGE_CONTENT", "text") {
+		return
+	}
 	path := messagePath(m)
 	if m.contentKind == contentValue {
 		// The official client overwrites non-string content.
@@ -116,7 +123,7 @@ func (r *Reducer) textContent(c *Change, ev *Event) {
 			return
 		}
 		m.contentKind = contentText
-		m.text = append(m.text, ev.Delta...)
+		m.text = appendJS(m.text, ev.Delta)
 		if ev.Delta != "" {
 			c.appendText(contentPath(m), ev.Delta)
 		}
@@ -130,9 +137,23 @@ func (r *Reducer) textEnd(c *Change, ev *Event) {
 		c.warn("unknown_message", "TEXT_MESSAGE_END: No message found with ID '"+ev.MessageID+"'")
 		return
 	}
+	if r.activityGuard(c, m, "TEXT_MESSAGE_END", "text") {
+		return
+	}
 	path := messagePath(m)
 	r.stopStreaming(c, m)
 	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
+}
+
+// activityGuard refuses a text or reasoning event naming an activity
+// message: ids are unique across activity and text/reasoning messages
+// (official 1.0).
+func (r *Reducer) activityGuard(c *Change, m *Message, typ, kind string) bool {
+	if m.Role != "activity" {
+		return false
+	}
+	c.warn("activity_message", typ+": Message '"+m.ID+"' is an activity message — message ids must be unique across activity and "+kind+" messages")
+	return true
 }
 
 func (r *Reducer) stopStreaming(c *Change, m *Message) {
@@ -146,9 +167,13 @@ func (r *Reducer) reasoningStart(c *Change, ev *Event) {
 	m := r.findMessage(ev.MessageID)
 	if m == nil {
 		m = &Message{ID: ev.MessageID, Role: "assistant", hasReasoning: true, reasoning: []byte{}, reasoningSlot: true, Streaming: true}
+		m.SubagentRunID, m.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
 		m.Metadata = cloneObject(ev.Metadata)
 		r.markReasoningStart(m, ev)
 		r.appendMessage(c, m)
+		return
+	}
+	if r.activityGuard(c, m, "REASONING_MESSAGE_START", "reasoning") {
 		return
 	}
 	path := messagePath(m)
@@ -179,6 +204,9 @@ func (r *Reducer) reasoningContent(c *Change, ev *Event) {
 		c.warn("unknown_message", "REASONING_MESSAGE_CONTENT: No message found with ID '"+ev.MessageID+"'")
 		return
 	}
+	if r.activityGuard(c, m, "REASONING_MESSAGE_CONTENT", "reasoning") {
+		return
+	}
 	if len(m.reasoning)+len(ev.Delta) > r.opt.MaxFieldBytes {
 		c.fail("too_large", "REASONING_MESSAGE_CONTENT: reasoning of message '"+m.ID+"' would exceed the field limit")
 		return
@@ -189,7 +217,7 @@ func (r *Reducer) reasoningContent(c *Change, ev *Event) {
 		m.reasoning = append([]byte{}, ev.Delta...)
 		c.add(path+"/reasoning", jsonString(ev.Delta))
 	} else {
-		m.reasoning = append(m.reasoning, ev.Delta...)
+		m.reasoning = appendJS(m.reasoning, ev.Delta)
 		if ev.Delta != "" {
 			c.appendText(reasoningPath(m), ev.Delta)
 		}
@@ -201,6 +229,9 @@ func (r *Reducer) reasoningEnd(c *Change, ev *Event) {
 	m := r.findMessage(ev.MessageID)
 	if m == nil {
 		c.warn("unknown_message", "REASONING_MESSAGE_END: No message found with ID '"+ev.MessageID+"'")
+		return
+	}
+	if r.activityGuard(c, m, "REASONING_MESSAGE_END", "reasoning") {
 		return
 	}
 	path := messagePath(m)

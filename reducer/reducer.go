@@ -57,10 +57,17 @@ type Reducer struct {
 	msgByID  map[string]*Message  // first message with each id
 	toolByID map[string]*ToolCall // tool calls by id
 	cited    map[*Message]struct{}
-	chunks   chunkState
-	verify   verifier
-	seq      int   // counter behind deterministic ids
-	hot      Event // scratch for the token fast path
+	subByID  map[string]*Subagent
+
+	// The current run's started and answered tool calls, behind
+	// pendingToolCallIds.
+	runTools    []string
+	runToolSeen map[string]bool
+	answered    map[string]bool
+	chunks      chunkState
+	verify      verifier
+	seq         int   // counter behind deterministic ids
+	hot         Event // scratch for the token fast path
 
 	// Runs already folded, so that a replayed stream (a reconnect that
 	// resends history) converges instead of appending its text twice.
@@ -89,7 +96,9 @@ func New(opt Options) *Reducer {
 }
 
 func (r *Reducer) clear() {
-	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0)}
+	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0), PendingToolCallIDs: []string{}, Subagents: []*Subagent{}}
+	r.subByID = make(map[string]*Subagent)
+	r.runTools, r.runToolSeen, r.answered = nil, make(map[string]bool), make(map[string]bool)
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
 	r.cited = make(map[*Message]struct{})
@@ -220,7 +229,7 @@ func (r *Reducer) reduce(c *Change, ev *Event) {
 	case ToolCallEnd:
 		r.toolEnd(c, ev)
 	case ToolCallResult:
-		r.toolResult(c, ev.MessageID, ev.ToolCallID, ev.Content.(string), ev.Metadata)
+		r.toolResultEvent(c, ev)
 	case StateSnapshot:
 		r.stateSnapshot(c, ev)
 	case StateDelta:
@@ -237,6 +246,10 @@ func (r *Reducer) reduce(c *Change, ev *Event) {
 		r.stepFinished(c, ev)
 	case Custom:
 		r.custom(c, ev)
+	case SubagentStarted:
+		r.subagentStarted(c, ev)
+	case SubagentFinished, SubagentError:
+		r.subagentEnded(c, ev)
 	default:
 		c.warn("unknown_type", "unknown event type '"+string(ev.Type)+"' ignored")
 	}

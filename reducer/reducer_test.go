@@ -384,8 +384,14 @@ func TestRunLifecycle(t *testing.T) {
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, []any{}, s["interrupts"])
 		}},
-		{"bad outcome rejected", Options{}, []string{
+		{"unknown outcome reads as success", Options{}, []string{
 			`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"maybe"}}`,
+		}, func(t *testing.T, s state, cs []*Change) {
+			assert.Empty(t, codes(cs))
+			assert.Equal(t, "success", s["outcome"])
+		}},
+		{"bad outcome rejected", Options{}, []string{
+			`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success","pendingToolCallIds":[1]}}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, []string{"bad_event"}, codes(cs))
 		}},

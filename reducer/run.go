@@ -35,6 +35,9 @@ func (r *Reducer) runStarted(c *Change, ev *Event) {
 			}
 		}
 	}
+	r.runTools = r.runTools[:0]
+	clear(r.runToolSeen)
+	clear(r.answered)
 	r.setStatus(c, StatusRunning, true)
 	if r.st.Error != nil {
 		r.st.Error = nil
@@ -67,17 +70,32 @@ func (r *Reducer) runFinished(c *Change, ev *Event) {
 	r.setStatus(c, StatusIdle, false)
 	r.closeOpen(c, false)
 	var interrupts *jsontree.Array
+	class := "success"
 	if ev.Outcome != nil {
-		if t, _ := ev.Outcome.Get("type"); t == "interrupt" {
+		switch t, _ := ev.Outcome.Get("type"); t {
+		case "interrupt":
+			class = "interrupt"
 			l, _ := ev.Outcome.Get("interrupts")
 			interrupts, _ = l.(*jsontree.Array)
+			interrupts = stripNullTags(interrupts)
+		case "cancelled":
+			class = "cancelled"
 		}
 	}
+	if r.st.Outcome != class {
+		r.st.Outcome = class
+		c.add("/outcome", jsonString(class))
+	}
+	r.setPending(c, ev, class)
 	if interrupts != nil || r.st.Interrupts != nil && r.st.Interrupts.Len() > 0 {
 		r.st.Interrupts = interrupts
 		c.replace("/interrupts", appendArrayOrEmpty(nil, interrupts))
 	}
 	r.setUsage(c, ev.Usage)
+	if class != "success" {
+		// Only a success captures a result: the last one stays.
+		return
+	}
 	if ev.HasResult {
 		r.st.Result, r.st.HasResult = ev.Result, true
 		c.add("/result", jsonValue(ev.Result))
@@ -85,6 +103,67 @@ func (r *Reducer) runFinished(c *Change, ev *Event) {
 		r.st.Result, r.st.HasResult = nil, false
 		c.remove("/result")
 	}
+}
+
+// stripNullTags copies the interrupts whose subagentRunId is null without
+// that key, as the official client copies them into pendingInterrupts.
+func stripNullTags(a *jsontree.Array) *jsontree.Array {
+	if a == nil {
+		return nil
+	}
+	var out *jsontree.Array
+	for i, e := range a.Elems {
+		o, _ := e.(*jsontree.Object)
+		if o == nil {
+			continue
+		}
+		if v, ok := o.Get("subagentRunId"); !ok || v != nil {
+			continue
+		}
+		if out == nil {
+			out = &jsontree.Array{Elems: append([]jsontree.Value(nil), a.Elems...)}
+		}
+		cp := jsontree.NewObject(o.Len())
+		for j := 0; j < o.Len(); j++ {
+			if o.KeyAt(j) != "subagentRunId" {
+				cp.Set(o.KeyAt(j), o.ValueAt(j))
+			}
+		}
+		out.Elems[i] = cp
+	}
+	if out == nil {
+		return a
+	}
+	return out
+}
+
+// setPending records the tool calls a successful run leaves to the client
+// (official pendingToolCallIds): the outcome's list when non-empty, else
+// the run's started calls that no result answered.
+func (r *Reducer) setPending(c *Change, ev *Event, class string) {
+	pending := []string{}
+	if class == "success" {
+		if ev.Outcome != nil {
+			l, _ := ev.Outcome.Get("pendingToolCallIds")
+			if a, _ := l.(*jsontree.Array); a != nil && a.Len() > 0 {
+				for _, e := range a.Elems {
+					pending = append(pending, e.(string))
+				}
+			}
+		}
+		if len(pending) == 0 {
+			for _, id := range r.runTools {
+				if !r.answered[id] {
+					pending = append(pending, id)
+				}
+			}
+		}
+	}
+	if len(pending) == 0 && len(r.st.PendingToolCallIDs) == 0 {
+		return
+	}
+	r.st.PendingToolCallIDs = pending
+	c.replace("/pendingToolCallIds", appendStrings(nil, pending))
 }
 
 func (r *Reducer) setUsage(c *Change, usage *jsontree.Array) {

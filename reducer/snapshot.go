@@ -24,7 +24,7 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 		case string:
 			m.contentKind, m.text = contentText, []byte(v)
 		case *jsontree.Array:
-			if m.Role != "user" {
+			if m.Role != "user" && m.Role != "tool" {
 				d.fail("content of a " + m.Role + " message must be a string")
 			}
 			m.contentKind, m.value = contentValue, v
@@ -84,6 +84,8 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 			}
 		}
 	}
+	// A null tag counts as absent (the official merge deletes it).
+	m.SubagentRunID, m.HasSubagentRunID = d.optStr("subagentRunId")
 	if ev, ok := d.optStr("encryptedValue"); ok && m.Role != "activity" {
 		m.EncryptedValue, m.HasEncryptedValue = ev, true
 	}
@@ -105,11 +107,22 @@ func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
 		if t := r.toolByID[m.ToolCallID]; t != nil {
 			content, _ := o.Get("content")
 			s, _ := content.(string)
-			if !t.HasResult || t.Result != s || t.ResultMessageID != m.ID {
+			parts, _ := content.(*jsontree.Array)
+			if parts != nil {
+				s = partsText(parts)
+			}
+			if !t.HasResult || t.Result != s || t.ResultMessageID != m.ID || (t.ResultContent == nil) != (parts == nil) || parts != nil && !jsontree.Equal(t.ResultContent, parts) {
 				path := toolCallPath(t)
 				t.Result, t.HasResult, t.ResultMessageID = s, true, m.ID
 				c.add(path+"/result", jsonString(s))
 				c.add(path+"/resultMessageId", jsonString(m.ID))
+				if parts != nil {
+					t.ResultContent = parts
+					c.add(path+"/resultContent", jsonValue(parts))
+				} else if t.ResultContent != nil {
+					t.ResultContent = nil
+					c.remove(path + "/resultContent")
+				}
 			}
 		}
 		return
@@ -198,10 +211,45 @@ func (m *Message) isReasoningOnly() bool {
 	return m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
 }
 
-// messagesSnapshot merges a server snapshot the way the official client
-// does: local order wins, snapshot versions replace kept messages wholesale,
-// unknown local messages are dropped, new ids are appended; client-only
-// activity and reasoning survive unless the snapshot carries that kind.
+// messagesSnapshot merges a server snapshot the way the official 1.0 client
+// does: local order wins, an id the snapshot holds is replaced wholesale by
+// the snapshot's version (whatever the local role), unknown local messages
+// are dropped unless client-only, new ids are appended. Client-only are
+// reasoning messages when the snapshot carries none, and activity messages
+// of a type the snapshot does not own: the types its metadata declares
+// (authoritativeActivityTypes), else every type when it carries activity.
+func authoritativeActivityTypes(meta *jsontree.Object) (types []string, all, declared bool) {
+	if meta == nil {
+		return nil, false, false
+	}
+	v, ok := meta.Get("@ag-ui/client")
+	if !ok {
+		return nil, false, false
+	}
+	o, isObj := v.(*jsontree.Object)
+	if !isObj {
+		return nil, false, true // invalid declaration: owns nothing
+	}
+	a, ok := o.Get("authoritativeActivityTypes")
+	switch a := a.(type) {
+	case nil:
+		if !ok {
+			return nil, false, false
+		}
+		return nil, true, true
+	case *jsontree.Array:
+		if !isStringArray(a) {
+			return nil, false, true
+		}
+		for _, e := range a.Elems {
+			types = append(types, e.(string))
+		}
+		return types, false, true
+	}
+	return nil, false, true
+}
+
+// messagesSnapshot folds MESSAGES_SNAPSHOT (see authoritativeActivityTypes).
 func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 	snap, raws, ok := r.importMessages(c, ev.Messages, "MESSAGES_SNAPSHOT")
 	if !ok {
@@ -218,16 +266,27 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 		}
 		last[m.ID] = i
 	}
+	owned, ownsAll, declared := authoritativeActivityTypes(ev.Metadata)
 	out := make([]*Message, 0, len(r.st.Messages)+len(snap))
 	kept := make(map[string]bool, len(r.st.Messages))
 	for _, m := range r.st.Messages {
-		if m.Role == "activity" && !hasActivity || m.isReasoningOnly() && !hasReasoning {
-			out = append(out, m)
-			continue
-		}
+		// An id the snapshot holds always wins, whatever the local role.
 		if i, ok := last[m.ID]; ok {
 			out = append(out, snap[i])
 			kept[m.ID] = true
+			continue
+		}
+		clientOnly := false
+		switch {
+		case m.Role == "activity" && declared:
+			clientOnly = !ownsAll && !containsString(owned, m.ActivityType)
+		case m.Role == "activity":
+			clientOnly = !hasActivity
+		case m.isReasoningOnly():
+			clientOnly = !hasReasoning
+		}
+		if clientOnly {
+			out = append(out, m)
 		}
 	}
 	used := make([]bool, len(snap))

@@ -44,6 +44,16 @@ type AgentState struct {
 	Usage      *jsontree.Array // TokenUsage[] of the last RUN_FINISHED / RUN_ERROR
 	Result     jsontree.Value
 	HasResult  bool
+
+	// Outcome is the class of the last RUN_FINISHED: "success",
+	// "interrupt" or "cancelled" ("" before any).
+	Outcome string
+	// PendingToolCallIDs are the tool calls the last successful run left
+	// for the client to run: the outcome's list when it sent a non-empty
+	// one, else the calls the run started and no result answered.
+	PendingToolCallIDs []string
+	// Subagents are the subagent invocations seen, in start order.
+	Subagents []*Subagent
 }
 
 // RunErr is the error of a failed run.
@@ -76,6 +86,11 @@ type Message struct {
 	ID   string
 	Role string // user, assistant, system, developer, tool, activity
 	Name string
+
+	// SubagentRunID is the subagent the message is attributed to, copied
+	// from the event that created it.
+	SubagentRunID    string
+	HasSubagentRunID bool
 
 	contentKind  uint8
 	text         []byte         // content while contentKind == contentText
@@ -128,13 +143,17 @@ type ToolCall struct {
 	Status          string
 	args            []byte // raw concatenated deltas
 	Args            jsontree.Value
-	Result          string
+	Result          string // the result's text (text parts joined for content parts)
 	HasResult       bool
+	ResultContent   *jsontree.Array // the result's content parts, as sent; nil for a string
 	ResultMessageID string
-	ErrorValue      jsontree.Value
-	EncryptedValue  string
-	HasEncrypted    bool
-	Metadata        *jsontree.Object
+	// SubagentRunID is its assistant message's tag, shown on the call.
+	SubagentRunID    string
+	HasSubagentRunID bool
+	ErrorValue       jsontree.Value
+	EncryptedValue   string
+	HasEncrypted     bool
+	Metadata         *jsontree.Object
 
 	// A call that waits for the user or the client shows it (AmendEvent;
 	// the dialects send it): the approval request as sent ({id,
@@ -200,6 +219,20 @@ func (s *AgentState) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"result":`...)
 		dst = jsontree.AppendJSON(dst, s.Result)
 	}
+	if s.Outcome != "" {
+		dst = append(dst, `,"outcome":`...)
+		dst = jsontree.AppendString(dst, s.Outcome)
+	}
+	dst = append(dst, `,"pendingToolCallIds":`...)
+	dst = appendStrings(dst, s.PendingToolCallIDs)
+	dst = append(dst, `,"subagents":[`...)
+	for i, sa := range s.Subagents {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = sa.appendJSON(dst)
+	}
+	dst = append(dst, ']')
 	return append(dst, '}')
 }
 
@@ -259,6 +292,10 @@ func (m *Message) AppendJSON(dst []byte) []byte {
 	if m.hasName {
 		dst = appendKey(dst, &first, "name")
 		dst = jsontree.AppendString(dst, m.Name)
+	}
+	if m.HasSubagentRunID {
+		dst = appendKey(dst, &first, "subagentRunId")
+		dst = jsontree.AppendString(dst, m.SubagentRunID)
 	}
 	if m.hasReasoning {
 		dst = appendKey(dst, &first, "reasoning")
@@ -343,6 +380,14 @@ func (t *ToolCall) AppendJSON(dst []byte) []byte {
 		dst = jsontree.AppendString(dst, t.Result)
 		dst = appendKey(dst, &first, "resultMessageId")
 		dst = jsontree.AppendString(dst, t.ResultMessageID)
+	}
+	if t.ResultContent != nil {
+		dst = appendKey(dst, &first, "resultContent")
+		dst = jsontree.AppendJSON(dst, t.ResultContent)
+	}
+	if t.HasSubagentRunID {
+		dst = appendKey(dst, &first, "subagentRunId")
+		dst = jsontree.AppendString(dst, t.SubagentRunID)
 	}
 	if t.ErrorValue != nil {
 		dst = appendKey(dst, &first, "error")

@@ -37,6 +37,11 @@ func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
 // toolStart adds a running tool call and attaches it to its assistant
 // message, resolving the parent exactly as the official client does.
 func (r *Reducer) toolStart(c *Change, ev *Event) {
+	if !r.runToolSeen[ev.ToolCallID] {
+		// Replays count too, as in the official tally.
+		r.runToolSeen[ev.ToolCallID] = true
+		r.runTools = append(r.runTools, ev.ToolCallID)
+	}
 	if t := r.toolByID[ev.ToolCallID]; t != nil {
 		// A replayed start does not duplicate: rename if needed, merge
 		// metadata, and ignore the parent.
@@ -49,8 +54,11 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 		mergeMetadata(c, &t.Metadata, ev.Metadata, path)
 		return
 	}
-	owner := r.resolveParent(c, ev.ToolCallID, ev.ParentMessageID)
+	owner := r.resolveParent(c, ev, ev.ToolCallID, ev.ParentMessageID)
 	t := &ToolCall{ID: ev.ToolCallID, Name: ev.ToolCallName, ParentMessageID: owner.ID, Status: ToolRunning}
+	// The call inherits its message's tag; an existing parent is never
+	// re-tagged.
+	t.SubagentRunID, t.HasSubagentRunID = owner.SubagentRunID, owner.HasSubagentRunID
 	t.Metadata = cloneObject(ev.Metadata)
 	t.parser.p = newArgsParser(r.opt.MaxDepth)
 	r.attachToolCall(c, owner, t.ID)
@@ -61,7 +69,7 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 // call: an assistant message named by parentMessageId, else a new assistant
 // message with that id, else (no parent, or the parent is not an assistant)
 // a new assistant message keyed by the tool call id.
-func (r *Reducer) resolveParent(c *Change, toolCallID, parentID string) *Message {
+func (r *Reducer) resolveParent(c *Change, ev *Event, toolCallID, parentID string) *Message {
 	if parentID != "" {
 		if m := r.findMessage(parentID); m != nil {
 			if m.Role == "assistant" {
@@ -69,18 +77,19 @@ func (r *Reducer) resolveParent(c *Change, toolCallID, parentID string) *Message
 			}
 			c.warn("parent_not_assistant", "TOOL_CALL_START: parentMessageId '"+parentID+"' matches a '"+m.Role+"' message, not assistant — falling back to toolCallId")
 		} else {
-			return r.newToolOwner(c, parentID)
+			return r.newToolOwner(c, ev, parentID)
 		}
 	}
 	if m := r.findMessage(toolCallID); m != nil && m.Role == "assistant" {
 		// Replays after a restore find the owner they created before.
 		return m
 	}
-	return r.newToolOwner(c, toolCallID)
+	return r.newToolOwner(c, ev, toolCallID)
 }
 
-func (r *Reducer) newToolOwner(c *Change, id string) *Message {
+func (r *Reducer) newToolOwner(c *Change, ev *Event, id string) *Message {
 	m := &Message{ID: id, Role: "assistant"}
+	m.SubagentRunID, m.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
 	r.appendMessage(c, m)
 	return m
 }
@@ -107,7 +116,7 @@ func (r *Reducer) toolArgs(c *Change, ev *Event) {
 		return
 	}
 	path := toolCallPath(t)
-	t.args = append(t.args, ev.Delta...)
+	t.args = appendJS(t.args, ev.Delta)
 	if ev.Delta != "" {
 		c.appendText(argsTextPath(t), ev.Delta)
 	}
@@ -157,7 +166,7 @@ func (r *Reducer) finishArgs(c *Change, t *ToolCall) {
 	if len(t.args) == 0 {
 		exact = jsontree.NewObject(0)
 	} else {
-		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth, JSText: true})
 		if err != nil {
 			c.warn("bad_args", "TOOL_CALL_END: arguments of tool call '"+t.ID+"' are not valid JSON: "+err.Error())
 			exact = jsontree.NewObject(0)
@@ -178,10 +187,55 @@ func sameShapeDiffers(a, b jsontree.Value) bool {
 	return string(jsontree.AppendJSON(nil, a)) != string(jsontree.AppendJSON(nil, b))
 }
 
+// toolResultEvent folds TOOL_CALL_RESULT: its content is a string or (1.0)
+// content parts, kept as sent on the message and the call, which also
+// gets their text form.
+func (r *Reducer) toolResultEvent(c *Change, ev *Event) {
+	r.answered[ev.ToolCallID] = true
+	parts, _ := ev.Content.(*jsontree.Array)
+	text, _ := ev.Content.(string)
+	if parts != nil {
+		text = partsText(parts)
+	}
+	r.toolResult(c, ev.MessageID, ev.ToolCallID, text, parts, ev.Metadata, ev)
+}
+
+// partsText is the text form of content parts: their text parts joined by
+// newlines.
+func partsText(parts *jsontree.Array) string {
+	var b []byte
+	n := 0
+	for _, p := range parts.Elems {
+		o, _ := p.(*jsontree.Object)
+		if o == nil {
+			continue
+		}
+		if t, _ := o.Get("type"); t != "text" {
+			continue
+		}
+		s, _ := o.Get("text")
+		str, _ := s.(string)
+		if n > 0 {
+			b = append(b, '\n')
+		}
+		b = appendJS(b, str)
+		n++
+	}
+	return string(b)
+}
+
 // toolResult records a tool's result on its call and inserts a tool message
 // after the owning assistant message and the tool messages that follow it.
-func (r *Reducer) toolResult(c *Change, messageID, toolCallID, content string, meta *jsontree.Object) {
+// parts, when non-nil, is the result as content parts (content its text
+// form); ev, when non-nil, is the event that carried it.
+func (r *Reducer) toolResult(c *Change, messageID, toolCallID, content string, parts *jsontree.Array, meta *jsontree.Object, ev *Event) {
 	m := &Message{ID: messageID, Role: "tool", ToolCallID: toolCallID, contentKind: contentText, text: []byte(content)}
+	if parts != nil {
+		m.contentKind, m.text, m.value = contentValue, nil, parts
+	}
+	if ev != nil {
+		m.SubagentRunID, m.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
+	}
 	m.Metadata = cloneObject(meta)
 	pos := len(r.st.Messages)
 	if owner := r.ownerOf(toolCallID); owner != nil {
@@ -196,6 +250,13 @@ func (r *Reducer) toolResult(c *Change, messageID, toolCallID, content string, m
 		t.Result, t.HasResult, t.ResultMessageID = content, true, messageID
 		c.add(path+"/result", jsonString(content))
 		c.add(path+"/resultMessageId", jsonString(messageID))
+		if parts != nil {
+			t.ResultContent = parts
+			c.add(path+"/resultContent", jsonValue(parts))
+		} else if t.ResultContent != nil {
+			t.ResultContent = nil
+			c.remove(path + "/resultContent")
+		}
 		if t.Status == ToolRunning {
 			r.finishArgs(c, t)
 			t.Status = ToolComplete
@@ -234,5 +295,5 @@ func containsString(ss []string, s string) bool {
 type partialEdit = partialjson.Edit
 
 func newArgsParser(depth int) *partialjson.Parser {
-	return partialjson.New(partialjson.Options{MaxDepth: depth})
+	return partialjson.New(partialjson.Options{MaxDepth: depth, JSText: true})
 }

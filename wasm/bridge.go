@@ -28,6 +28,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
@@ -255,7 +256,7 @@ func applyCompact(h int32, name, data []byte) int32 {
 	inst := lookup(h)
 	inst.applyFrame(&inst.change, string(name), data)
 	c := &inst.change
-	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend {
+	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && !hasLoneSurrogate(c.Ops[0].Text) {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
 			out = append(out[:0], compactAppend, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
 			out = append(out, c.Ops[0].Text...)
@@ -264,6 +265,22 @@ func applyCompact(h int32, name, data []byte) int32 {
 	}
 	out = c.AppendJSON(out[:0])
 	return ok()
+}
+
+// hasLoneSurrogate reports whether text holds a lone UTF-16 surrogate
+// (WTF-8): UTF-8 cannot carry it to JS, the JSON record's \udxxx can.
+func hasLoneSurrogate(text string) bool {
+	for i := strings.IndexByte(text, 0xED); i >= 0 && i+1 < len(text); {
+		if text[i+1]&0xE0 == 0xA0 {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], 0xED)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // messageField parses "/messages/<index>/content" or "/reasoning".

@@ -21,8 +21,37 @@ export interface AgentState {
   interrupts: JSONValue[];
   /** TokenUsage[] of the last RUN_FINISHED / RUN_ERROR. */
   usage: JSONValue[];
-  /** RUN_FINISHED.result, when sent. */
+  /** The result of the last successful RUN_FINISHED, when sent (an interrupted or cancelled run keeps the previous one). */
   result?: JSONValue;
+  /** Class of the last RUN_FINISHED outcome; absent before any. */
+  outcome?: 'success' | 'interrupt' | 'cancelled';
+  /**
+   * Tool calls the last successful run left for the client to run: the
+   * outcome's non-empty pendingToolCallIds, else the calls the run started
+   * that no TOOL_CALL_RESULT answered ([] after an interrupt or a cancel).
+   */
+  pendingToolCallIds: string[];
+  /** Subagent invocations (SUBAGENT_STARTED / _FINISHED / _ERROR), in start order. */
+  subagents: Subagent[];
+}
+
+/** One subagent invocation; nest them by parentSubagentRunId. */
+export interface Subagent {
+  /** The invocation's subagentRunId. */
+  id: string;
+  name: string;
+  description?: string;
+  parentSubagentRunId?: string;
+  parentToolCallId?: string;
+  parentMessageId?: string;
+  /** suspended: paused on interrupts (interruptIds); a later run may continue it. */
+  status: 'running' | 'finished' | 'suspended' | 'error';
+  result?: JSONValue;
+  interruptIds?: string[];
+  error?: { message: string; code?: string };
+  /** Milliseconds: the event's timestamp, else the reducer's clock; absent without either. */
+  startTime?: number;
+  endTime?: number;
 }
 
 export type Role = 'user' | 'assistant' | 'system' | 'developer' | 'tool' | 'activity';
@@ -30,6 +59,9 @@ export type Role = 'user' | 'assistant' | 'system' | 'developer' | 'tool' | 'act
 export type InputContent =
   | { type: 'text'; text: string }
   | { type: string; [key: string]: JSONValue };
+
+/** AG-UI 1.0 name of InputContent: text and media parts. */
+export type ContentPart = InputContent;
 
 export type Citation = string | {
   id?: string; index?: number; title?: string; url?: string; snippet?: string;
@@ -39,9 +71,11 @@ export type Citation = string | {
 export interface Message {
   id: string;
   role: Role;
-  /** string for text; InputContent[] for multimodal user messages; an object for activity messages. */
-  content: string | InputContent[] | { [key: string]: JSONValue };
+  /** string for text; content parts for multimodal user messages and 1.0 tool results; an object for activity messages. */
+  content: string | ContentPart[] | { [key: string]: JSONValue };
   name?: string;
+  /** The subagent the message is attributed to (copied from the event that created it). */
+  subagentRunId?: string;
   reasoning?: string;
   reasoningDurationMs?: number;
   citations?: Citation[];
@@ -67,8 +101,13 @@ export interface ToolCall {
   argsText: string;
   /** Best-effort parse while streaming; exact parse at END; {} if unparseable. */
   args: JSONValue;
+  /** The result's text: the string sent, or the text parts of a content-part result joined by newlines. */
   result?: string;
+  /** A content-part result as sent (TOOL_CALL_RESULT content: ContentPart[]). */
+  resultContent?: ContentPart[];
   resultMessageId?: string;
+  /** Its assistant message's subagentRunId. */
+  subagentRunId?: string;
   error?: JSONValue;
   encryptedValue?: string;
   /** An approval the agent asked for before running the tool (dialects). */
@@ -157,7 +196,9 @@ export class LoadError extends Error {
 export interface RunAgentInput {
   threadId: string;
   runId: string;
-  state: JSONValue;
+  protocolVersion: '1.0';
+  /** Left out when the state is null. */
+  state?: JSONValue;
   messages: JSONValue[];
   tools: JSONValue[];
   context: JSONValue[];

@@ -14,7 +14,10 @@
 // input cannot exhaust the goroutine stack. It decodes strings the way a
 // browser would see them: invalid UTF-8 is replaced by U+FFFD using the
 // WHATWG "maximal subpart" rule (what TextDecoder does before JSON.parse
-// runs) and unpaired UTF-16 surrogates written as \u escapes become U+FFFD.
+// runs). An unpaired UTF-16 surrogate written as a \u escape stays a lone
+// surrogate, as JSON.parse keeps it: it is held as its three-byte WTF-8
+// form, which AppendString writes back as the escape, so text a producer
+// cut between the two halves of a pair joins exactly when concatenated.
 // A duplicated object key keeps its first position and its last value, which
 // is what JSON.parse does.
 //

@@ -94,9 +94,10 @@ func AppendJSON(dst []byte, v Value) []byte {
 
 // AppendString appends s as a quoted JSON string, escaped as JSON.stringify
 // does: '"', '\\' and control characters below U+0020 are escaped (\b \f \n
-// \r \t or \u00xx); '<', '>', '&', U+2028 and U+2029 are not. Invalid UTF-8,
-// which a Value should not hold, is replaced by U+FFFD so the output is
-// always valid JSON.
+// \r \t or \u00xx); '<', '>', '&', U+2028 and U+2029 are not. A lone
+// UTF-16 surrogate held as WTF-8 (what Parse makes of an unpaired \udxxx
+// escape) is written as that escape; other invalid UTF-8, which a Value
+// should not hold, is replaced by U+FFFD so the output is always valid JSON.
 func AppendString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
@@ -132,7 +133,15 @@ func AppendString(dst []byte, s string) []byte {
 		n, ok := utf8Seq(s, i)
 		if !ok {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
+			if c == 0xED && i+2 < len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+				// A lone surrogate (WTF-8), written as JSON.stringify
+				// writes one.
+				r := 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
+				dst = append(dst, '\\', 'u', hex[r>>12], hex[r>>8&0xF], hex[r>>4&0xF], hex[r&0xF])
+				n = 3
+			} else {
+				dst = append(dst, "\uFFFD"...)
+			}
 			start = i + n
 		}
 		i += n

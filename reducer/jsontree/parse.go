@@ -24,6 +24,10 @@ type ParseOptions struct {
 	// exactly MaxDepth levels deep is accepted. Zero or less means
 	// DefaultMaxDepth.
 	MaxDepth int
+	// JSText reads data as JavaScript text held as WTF-8 (the reducer's
+	// concatenated tool arguments): a lone surrogate in its three-byte
+	// WTF-8 form stays a lone surrogate instead of becoming U+FFFD.
+	JSText bool
 }
 
 // A SyntaxError describes why Parse rejected its input.
@@ -41,7 +45,7 @@ func (e *SyntaxError) Error() string {
 // See the package documentation for how strings, numbers and duplicate keys
 // are treated. The returned tree shares no memory with data.
 func Parse(data []byte, opt ParseOptions) (Value, error) {
-	p := parser{data: data, maxDepth: opt.MaxDepth, noCache: len(data) < minCachedInput}
+	p := parser{data: data, maxDepth: opt.MaxDepth, noCache: len(data) < minCachedInput, jsText: opt.JSText}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
 	}
@@ -68,6 +72,7 @@ type parser struct {
 	buf      []byte // scratch for strings that need unescaping
 	cache    *cache // allocated on first use
 	noCache  bool   // input too small for the cache to pay off
+	jsText   bool   // ParseOptions.JSText
 }
 
 // cache remembers recently seen short keys and values. State documents
@@ -526,7 +531,10 @@ func (p *parser) strSlow(i int, b []byte) ([]byte, error) {
 						r = utf16.DecodeRune(r, r2)
 						i += 6
 					} else {
-						r = utf8.RuneError
+						// A lone surrogate stays one, as in JavaScript,
+						// held as its three-byte WTF-8 form.
+						b = append(b, 0xED, byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F))
+						continue
 					}
 				}
 				b = utf8.AppendRune(b, r)
@@ -548,9 +556,12 @@ func (p *parser) strSlow(i int, b []byte) ([]byte, error) {
 			i = j
 		default:
 			n, ok := utf8Seq(data, i)
-			if ok {
+			switch {
+			case ok:
 				b = append(b, data[i:i+n]...)
-			} else {
+			case p.jsText && c == 0xED && i+2 < len(data) && data[i+1]&0xE0 == 0xA0 && data[i+2]&0xC0 == 0x80:
+				b, n = append(b, data[i:i+3]...), 3
+			default:
 				b = append(b, "\uFFFD"...)
 			}
 			i += n

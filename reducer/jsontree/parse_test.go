@@ -54,13 +54,15 @@ var parseValidTests = []struct {
 	{`"\uD83D\uDE00"`, `"😀"`},
 	{`"<>&\u2028\u2029"`, "\"<>&\u2028\u2029\""},
 
-	// Unpaired surrogates become U+FFFD.
-	{`"\ud83d"`, `"�"`},
-	{`"\ude00"`, `"�"`},
-	{`"\ud83dx"`, `"�x"`},
-	{`"\ud83d\u0041"`, `"�A"`},
-	{`"\ud83d\ud83d\ude00"`, `"�😀"`},
-	{`"\ude00\ud83d"`, `"��"`},
+	// Unpaired surrogates stay lone, as JSON.parse keeps them, and are
+	// written back as escapes, as JSON.stringify writes them.
+	{`"\ud83d"`, `"\ud83d"`},
+	{`"\ude00"`, `"\ude00"`},
+	{`"\ud83dx"`, `"\ud83dx"`},
+	{`"\ud83d\u0041"`, `"\ud83dA"`},
+	{`"\ud83d\ud83d\ude00"`, `"\ud83d😀"`},
+	{`"\ude00\ud83d"`, `"\ude00\ud83d"`},
+	{`"\uDBFF\uDFFF\uDBFF"`, "\"\U0010FFFF\\udbff\""},
 
 	// Invalid UTF-8 is replaced per maximal subpart, as TextDecoder does.
 	{"\"\xff\"", `"�"`},

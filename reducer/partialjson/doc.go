@@ -21,7 +21,8 @@
 //     deltas, a multi-byte UTF-8 sequence split across deltas, and a high
 //     surrogate escape waiting for its low half. A surrogate escape without
 //     its partner decodes to U+FFFD, as invalid UTF-8 does, matching
-//     encoding/json.
+//     encoding/json; with Options.JSText it stays a lone surrogate (WTF-8),
+//     as in JavaScript.
 //   - An object member appears once its key is closed, the colon has
 //     arrived and the value has started; a partial key is left out.
 //   - A number appears only once a byte that ends it has arrived and is

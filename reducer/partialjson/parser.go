@@ -16,6 +16,13 @@ type Options struct {
 	// MaxDepth bounds the nesting of arrays and objects; deeper input is a
 	// syntax error. Zero or negative means DefaultMaxDepth.
 	MaxDepth int
+	// JSText reads the input as JavaScript text held as WTF-8, the way a
+	// stream of decoded JSON strings arrives: a lone UTF-16 surrogate
+	// (escaped, or as its three-byte WTF-8 form) stays lone instead of
+	// becoming U+FFFD, and pairs with its partner across writes, as
+	// JavaScript string concatenation pairs them. The default follows
+	// encoding/json.
+	JSText bool
 }
 
 // SyntaxError describes malformed input.
@@ -93,7 +100,9 @@ type openString struct{}
 
 // New returns a Parser with the given options.
 func New(opt Options) *Parser {
-	return &Parser{maxDepth: opt.MaxDepth}
+	p := &Parser{maxDepth: opt.MaxDepth}
+	p.str.js = opt.JSText
+	return p
 }
 
 // Err returns the syntax error that stopped the parser, or nil.

@@ -22,19 +22,21 @@ type strDecoder struct {
 
 	part  [utf8.UTFMax]byte // start of a UTF-8 sequence split across writes
 	npart int
+
+	js bool // Options.JSText
 }
 
 func (d *strDecoder) reset() {
 	d.buf = d.buf[:0]
-	d.esc, d.code, d.high, d.npart = 0, 0, 0, 0
+	d.esc, d.code, d.high, d.npart = 0, 0, 0, 0 // js is an option: kept
 }
 
 // plain decodes raw string bytes: none is a quote, a backslash or a
-// control character.
+// control character. A lone surrogate held as WTF-8 (a JavaScript string
+// cut between the halves of a pair) pairs with its partner like an escape.
 func (d *strDecoder) plain(s string) {
-	if d.high != 0 {
-		d.buf = append(d.buf, replacement...)
-		d.high = 0
+	if d.high != 0 && d.npart > 0 {
+		d.flushHigh()
 	}
 	// Finish a sequence split by the previous write first.
 	for d.npart > 0 && len(s) > 0 {
@@ -44,6 +46,14 @@ func (d *strDecoder) plain(s string) {
 		d.drainPart(false)
 	}
 	for len(s) > 0 {
+		if r, ok := wtf8Surrogate(s); ok && d.js {
+			d.rune(r)
+			s = s[3:]
+			continue
+		}
+		if d.high != 0 {
+			d.flushHigh()
+		}
 		i := 0
 		for i < len(s) && s[i] < utf8.RuneSelf {
 			i++
@@ -52,6 +62,9 @@ func (d *strDecoder) plain(s string) {
 		s = s[i:]
 		if len(s) == 0 {
 			break
+		}
+		if _, ok := wtf8Surrogate(s); ok && d.js {
+			continue
 		}
 		if !utf8.FullRuneInString(s) {
 			// Only possible at the end of s: wait for the rest.
@@ -66,6 +79,30 @@ func (d *strDecoder) plain(s string) {
 		}
 		s = s[size:]
 	}
+}
+
+// wtf8Surrogate decodes a surrogate held as WTF-8 at the start of s.
+func wtf8Surrogate(s string) (rune, bool) {
+	if len(s) < 3 || s[0] != 0xED || s[1]&0xE0 != 0xA0 || s[2]&0xC0 != 0x80 {
+		return 0, false
+	}
+	return 0xD000 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), true
+}
+
+// appendSurrogate appends a lone surrogate as WTF-8: JavaScript keeps it.
+func appendSurrogate(b []byte, r rune) []byte {
+	return append(b, 0xED, byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F))
+}
+
+// flushHigh emits a pending high surrogate that met no low half: lone in
+// JavaScript text, else U+FFFD as encoding/json decodes it.
+func (d *strDecoder) flushHigh() {
+	if d.js {
+		d.buf = appendSurrogate(d.buf, d.high)
+	} else {
+		d.buf = append(d.buf, replacement...)
+	}
+	d.high = 0
 }
 
 // drainPart decodes what it can of part. With all set, nothing more will
@@ -136,9 +173,11 @@ func (d *strDecoder) escapeByte(c byte) string {
 	return ""
 }
 
-// rune adds a rune produced by an escape, pairing surrogates the way
-// encoding/json does: a high surrogate immediately followed by a low one
-// forms one character; any other surrogate becomes U+FFFD.
+// rune adds a rune produced by an escape (or a surrogate held as WTF-8),
+// pairing surrogates as JavaScript strings pair code units: a high
+// surrogate immediately followed by a low one forms one character; any
+// other surrogate stays lone. A high surrogate is held back until the next
+// character shows whether it pairs, so live text never shows half a pair.
 func (d *strDecoder) rune(r rune) {
 	if d.high != 0 {
 		if 0xDC00 <= r && r <= 0xDFFF {
@@ -146,12 +185,13 @@ func (d *strDecoder) rune(r rune) {
 			d.high = 0
 			return
 		}
-		d.buf = append(d.buf, replacement...)
-		d.high = 0
+		d.flushHigh()
 	}
 	switch {
 	case 0xD800 <= r && r < 0xDC00:
 		d.high = r
+	case 0xDC00 <= r && r <= 0xDFFF && d.js:
+		d.buf = appendSurrogate(d.buf, r)
 	case 0xDC00 <= r && r <= 0xDFFF:
 		d.buf = append(d.buf, replacement...)
 	default:
@@ -164,7 +204,6 @@ func (d *strDecoder) rune(r rune) {
 func (d *strDecoder) finish() {
 	d.drainPart(true)
 	if d.high != 0 {
-		d.buf = append(d.buf, replacement...)
-		d.high = 0
+		d.flushHigh()
 	}
 }

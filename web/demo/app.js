@@ -3,7 +3,7 @@
 // POSTs a RunAgentInput to the endpoint; the text/event-stream answer is fed
 // to the reducer, and the page renders the reducer's state.
 import { loadReducer } from '../agui.js';
-import { el, pretty, MessageList, renderInterrupts, renderSteps } from './view.js';
+import { el, pretty, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const ui = {
@@ -25,6 +25,7 @@ const ui = {
   send: $('send'),
   stop: $('stop'),
   steps: $('steps'),
+  subagents: $('subagents'),
   state: $('state-panel'),
   log: $('custom-log'),
   logCount: $('custom-count'),
@@ -143,6 +144,7 @@ function render() {
     setBusy(busy);
   }
   if (s.steps !== last.steps || s.status !== last.status) renderSteps(ui.steps, s.steps, s.status);
+  if (s.subagents !== last.subagents) renderSubagents(ui.subagents, s.subagents);
   if (s.state !== last.state) {
     ui.state.textContent = s.state === undefined || s.state === null ? 'null' : pretty(s.state);
     if ('state' in last) flash(ui.state);

@@ -125,7 +125,8 @@ class ToolCard {
     }
     if (tc.result !== undefined) {
       this.result.hidden = false;
-      setText(this.resultPre, prettyResult(tc.result));
+      // A content-part result: its text, and a line for each other part.
+      setText(this.resultPre, tc.resultContent ? partsText(tc.resultContent) : prettyResult(tc.result));
     } else {
       this.result.hidden = true;
     }
@@ -349,6 +350,51 @@ export function renderInterrupts(root, interrupts, onResolve) {
       el('div.interrupt-message', { testid: 'interrupt-message', text: String(it.message ?? 'The agent is waiting for your input.') }),
       el('div.interrupt-actions', {}, approve, reject)));
   }
+}
+
+/** Content parts as text: text parts as they are, others as [type: source]. */
+export function partsText(parts) {
+  return parts.map((p) => {
+    if (p && p.type === 'text') return String(p.text ?? '');
+    const src = p && p.source ? (p.source.url ?? p.source.value ?? p.source.type ?? '') : '';
+    return `[${String(p?.type ?? 'part')}${src && typeof src === 'string' ? `: ${src.slice(0, 80)}` : ''}]`;
+  }).join('\n');
+}
+
+/** Subagent invocations nested under their parents, with their status. */
+export function renderSubagents(root, subagents) {
+  root.replaceChildren();
+  const list = subagents || [];
+  if (list.length === 0) {
+    root.append(el('li.empty', { text: 'No subagents in this conversation.' }));
+    return;
+  }
+  const ids = new Set(list.map((s) => s.id));
+  const children = new Map();
+  for (const s of list) {
+    const parent = s.parentSubagentRunId && ids.has(s.parentSubagentRunId) ? s.parentSubagentRunId : '';
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(s);
+  }
+  const seen = new Set();
+  const build = (parent, into) => {
+    for (const s of children.get(parent) || []) {
+      if (seen.has(s.id)) continue; // a cycle in hostile input
+      seen.add(s.id);
+      const li = el('li.subagent', { testid: 'subagent' });
+      li.dataset.status = s.status;
+      li.append(el('div.subagent-head', {},
+        el(`span.badge.badge-${s.status === 'error' ? 'error' : s.status === 'running' ? 'running' : 'complete'}`, { testid: 'subagent-status', text: String(s.status) }),
+        el('span.subagent-name', { testid: 'subagent-name', text: String(s.name || s.id) })));
+      if (s.description) li.append(el('div.subagent-desc', { text: String(s.description) }));
+      if (s.error) li.append(el('div.subagent-error', { text: String(s.error.message ?? '') }));
+      const sub = el('ul.subagents');
+      build(s.id, sub);
+      if (sub.childNodes.length) li.append(sub);
+      into.append(li);
+    }
+  };
+  build('', root);
 }
 
 /** Steps of the current run; a step still open when the run ended is shown as such. */

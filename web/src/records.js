@@ -11,8 +11,27 @@ export function diagnosticError(record) {
 }
 
 /** Event (object, JSON text or bytes) → what Core.apply takes. */
+/**
+ * A lone UTF-16 surrogate cannot cross TextEncoder (it becomes U+FFFD). In
+ * event text it can only sit inside a JSON string, where its \\u escape
+ * means the same to JSON.parse: write it so.
+ */
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+export function escapeLone(s) {
+  if (s.isWellFormed ? s.isWellFormed() : !LONE.test(s)) return s;
+  LONE.lastIndex = 0;
+  return s.replace(LONE, (c) => '\\u' + c.charCodeAt(0).toString(16));
+}
+
+/** True when s ends with a high surrogate that may pair with the next chunk. */
+export function endsHigh(s) {
+  const c = s.length > 0 ? s.charCodeAt(s.length - 1) : 0;
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
 export function eventData(event) {
-  if (typeof event === 'string' || event instanceof Uint8Array) return event;
+  if (typeof event === 'string') return escapeLone(event);
+  if (event instanceof Uint8Array) return event;
   if (event instanceof ArrayBuffer) return new Uint8Array(event);
   return JSON.stringify(event);
 }

@@ -3,7 +3,7 @@
 import { loadCore } from './loader.js';
 import { packageFiles } from './package-files.js';
 import { COMPACT } from './core.js';
-import { diagnosticError, eventData, chunkData, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
+import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { appendPath } from './ops.js';
 import { Mirror } from './mirror.js';
 import { runStream } from './transport.js';
@@ -100,16 +100,42 @@ class AguiReducer extends Mirror {
     return this.#record(result);
   }
 
+  // A string chunk may end inside a surrogate pair: its high half waits
+  // for the next chunk, so the pair reaches the reducer whole.
+  #high = '';
+
   feed(chunk) {
     const h = this.#handle();
-    const r = this.#core.call('feed', h, chunkData(chunk));
+    let data = chunkData(chunk);
+    if (typeof data === 'string') {
+      data = this.#high + data;
+      this.#high = '';
+      if (endsHigh(data)) {
+        this.#high = data.slice(-1);
+        data = data.slice(0, -1);
+      }
+      data = escapeLone(data);
+    } else if (this.#high !== '') {
+      this.#flushHigh(h);
+    }
+    const r = this.#core.call('feed', h, data);
     const recs = r.ok ? JSON.parse(r.text) : [JSON.parse(r.text)]; // one record when it failed
     if (recs.length > 0) this._commit(recs);
     return recs;
   }
 
+  #flushHigh(h) {
+    const lone = escapeLone(this.#high);
+    this.#high = '';
+    const r = this.#core.call('feed', h, lone);
+    const recs = r.ok ? JSON.parse(r.text) : [JSON.parse(r.text)];
+    if (recs.length > 0) this._commit(recs);
+  }
+
   endStream() {
-    this.#core.call('endStream', this.#handle());
+    const h = this.#handle();
+    if (this.#high !== '') this.#flushHigh(h);
+    this.#core.call('endStream', h);
   }
 
   addUserMessage(content, id) {

@@ -404,7 +404,10 @@ test('__proto__, constructor and prototype keys stay data: state, metadata, args
     '{"type":"CUSTOM","name":"__proto__","value":{"__proto__":{"polluted":17}}}',
     '{"type":"CUSTOM","name":"state_update","value":{"__proto__":{"polluted":18}}}',
     '{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"m","role":"assistant","content":"hi","metadata":{"__proto__":{"polluted":19}}},{"id":"u","role":"user","content":"q","__proto__":{"polluted":19}}]}',
-    '{"type":"RUN_FINISHED","threadId":"t","runId":"r","result":{"__proto__":{"polluted":20}},"outcome":{"type":"interrupt","interrupts":[{"id":"i","__proto__":{"polluted":21}}]}}',
+    '{"type":"RUN_FINISHED","threadId":"t","runId":"r","result":{"__proto__":{"polluted":20}}}',
+    // Only a success captures a result (1.0): this run keeps the one above.
+    '{"type":"RUN_STARTED","threadId":"t","runId":"r2"}',
+    '{"type":"RUN_FINISHED","threadId":"t","runId":"r2","result":"ignored","outcome":{"type":"interrupt","interrupts":[{"id":"i","__proto__":{"polluted":21}}]}}',
   ];
   for (const e of events) {
     const rec = r.apply(e);

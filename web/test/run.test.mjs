@@ -33,7 +33,8 @@ test('run() POSTs a RunAgentInput and folds the SSE answer', async () => {
   assert.equal(req.headers['content-type'], 'application/json');
   assert.equal(req.headers.authorization, 'Bearer t');
   const input = JSON.parse(req.body);
-  assert.deepStrictEqual(Object.keys(input).sort(), ['context', 'forwardedProps', 'messages', 'runId', 'state', 'threadId', 'tools']);
+  assert.deepStrictEqual(Object.keys(input).sort(), ['context', 'forwardedProps', 'messages', 'protocolVersion', 'runId', 'state', 'threadId', 'tools']);
+  assert.equal(input.protocolVersion, '1.0');
   assert.deepStrictEqual(input.messages, [{ id: 'u1', role: 'user', content: 'hello' }]);
 
   const want = solo(NAME);

@@ -1,0 +1,79 @@
+// Text cut between the two halves of a UTF-16 surrogate pair (as
+// JavaScript producers cut it with str.slice) joins exactly as JavaScript
+// string concatenation joins it: through apply() and feed(), for string
+// and byte chunks split anywhere, in the mirror and in runInput().
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadReducer } from '../agui.node.js';
+import { wasmURL } from './helpers.mjs';
+
+const factory = await loadReducer(wasmURL);
+
+// Deltas cut inside pairs: escaped (\ud83c) and raw (the lone code unit
+// itself in the event text).
+const events = [
+  { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+  { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'hi \ud83c' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: '\udf89!' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' lone \ud83c' },
+  { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+  { type: 'REASONING_MESSAGE_START', messageId: 'rs', role: 'reasoning' },
+  { type: 'REASONING_MESSAGE_CONTENT', messageId: 'rs', delta: '\ud83d' },
+  { type: 'REASONING_MESSAGE_CONTENT', messageId: 'rs', delta: '\ude00 ok' },
+  { type: 'REASONING_MESSAGE_END', messageId: 'rs' },
+  { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'f', parentMessageId: 'm' },
+  { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"a":"x\ud83c' },
+  { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '\udf89"}' },
+  { type: 'TOOL_CALL_END', toolCallId: 'c' },
+  { type: 'TEXT_MESSAGE_START', messageId: 'm2', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: '🎉😀🎉' },
+  { type: 'TEXT_MESSAGE_END', messageId: 'm2' },
+  { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+];
+
+function check(r) {
+  const m = r.state.messages.find((x) => x.id === 'm');
+  assert.equal(m.content, 'hi 🎉! lone \ud83c');
+  assert.equal(r.state.messages.find((x) => x.id === 'm2').content, '🎉😀🎉');
+  assert.equal(r.state.messages.find((x) => x.id === 'rs').reasoning, '😀 ok');
+  const tc = r.state.toolCalls[0];
+  assert.equal(tc.argsText, '{"a":"x🎉"}');
+  assert.deepEqual(tc.args, { a: 'x🎉' });
+  const input = r.runInput();
+  const msg = input.messages.find((x) => x.id === 'm');
+  assert.equal(msg.content, 'hi 🎉! lone \ud83c');
+  assert.equal(msg.toolCalls[0].function.arguments, '{"a":"x🎉"}');
+}
+
+test('apply(): objects, JSON text with escapes, JSON text with raw lone surrogates', () => {
+  for (const form of [(e) => e, (e) => JSON.stringify(e), (e) => JSON.stringify(e).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))]) {
+    const r = factory.createReducer();
+    for (const e of events) {
+      const rec = r.apply(form(e));
+      assert.ok(!(rec.diagnostics ?? []).some((d) => d.level === 'error'), JSON.stringify(rec));
+    }
+    check(r);
+  }
+});
+
+test('feed(): string and byte chunks split anywhere, pairs whole in the text', () => {
+  // The lone code units raw in the SSE text, so string chunks also cut
+  // between the halves of the pairs the text holds.
+  const text = events.map((e) => 'data: ' + JSON.stringify(e).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))) + '\n\n').join('');
+  for (const size of [1, 2, 3, 7, 50]) {
+    const r = factory.createReducer();
+    for (let i = 0; i < text.length; i += size) r.feed(text.slice(i, i + size));
+    r.endStream();
+    check(r);
+  }
+  // Byte chunks: the lone surrogates of this text cannot be UTF-8, so feed
+  // the escaped form, split anywhere.
+  const escaped = new TextEncoder().encode(events.map((e) => 'data: ' + JSON.stringify(e) + '\n\n').join(''));
+  for (const size of [1, 3, 5]) {
+    const r = factory.createReducer();
+    for (let i = 0; i < escaped.length; i += size) r.feed(escaped.subarray(i, i + size));
+    r.endStream();
+    check(r);
+  }
+});
