@@ -137,3 +137,34 @@ export async function quietly(fn) {
   console.warn = console.error = console.log = console.debug = () => {};
   try { return await fn(); } finally { Object.assign(console, saved); }
 }
+
+/**
+ * The apply step alone, without transport and verification (which reject
+ * some of the golden streams, meant for a lenient reducer): each run's
+ * events, chunk-expanded, go through agent.apply() and
+ * agent.processApplyEvents() as runAgent would chain them. make(config) →
+ * agent; client: the @ag-ui/client module (transformChunks, rxjs' from).
+ */
+export async function observeApply(make, client, from, runs, { subscribers = 1 } = {}) {
+  // The official reducer adopts objects of the events (a snapshot's
+  // messages) and later appends to them: each side gets its own copy.
+  runs = structuredClone(runs);
+  const log = [];
+  const agent = make({ url: 'http://127.0.0.1:9/', threadId: 'thread-1' });
+  const subs = [];
+  for (let i = 0; i < subscribers; i++) subs.push(recorder(log, i === 0 ? '' : `${i}:`));
+  const results = [];
+  for (let i = 0; i < runs.length; i++) {
+    const input = agent.prepareRunAgentInput({ runId: `run-${i}` });
+    try {
+      await new Promise((resolve, reject) => {
+        const events$ = client.transformChunks()(from(runs[i]));
+        agent.processApplyEvents(input, agent.apply(input, events$, subs), subs).subscribe({ error: reject, complete: resolve });
+      });
+      results.push('ok');
+    } catch (err) {
+      results.push({ error: String(err?.message ?? err) });
+    }
+  }
+  return normalise({ results, log, messages: agent.messages, state: agent.state, pendingInterrupts: agent.pendingInterrupts });
+}

@@ -122,7 +122,7 @@ class OfficialView {
     const prevById = new Map();
     for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
     const out = [];
-    let changed = st.messages.length !== this.srcMessages?.length;
+    let changed = st.messages.length !== this.messages.length;
     for (const m of st.messages) {
       const ids = m.toolCallIds ?? EMPTY;
       const entry = this.cache.get(m);
@@ -142,7 +142,7 @@ class OfficialView {
       const prev = this.messages;
       changed = prev.length !== out.length || out.some((o, i) => o !== prev[i]);
     }
-    this.srcMessages = st.messages;
+    this.srcMessages = this.mirrorMessages = st.messages;
     this.srcToolCalls = st.toolCalls;
     if (changed) this.messages = freeze(out);
     return changed;
@@ -188,12 +188,20 @@ class OfficialView {
     }
   }
 
+  /** Says whether the assistant message id carries content (in the official shape). */
+  markContent(id, has) {
+    if (this.contentIds.has(id) === has) return;
+    if (has) this.contentIds.add(id);
+    else this.contentIds.delete(id);
+    // Rebuild that message at the next update even if the mirror did not change.
+    this.srcMessages = null;
+    for (const m of this.mirrorMessages ?? EMPTY) if (m.id === id) this.cache.delete(m);
+  }
+
   /** Records which assistant messages of an official list carry content. */
   noteContent(messages) {
     for (const m of messages) {
-      if (m?.role !== 'assistant') continue;
-      if (typeof m.content === 'string') this.contentIds.add(m.id);
-      else this.contentIds.delete(m.id);
+      if (m?.role === 'assistant') this.markContent(m.id, typeof m.content === 'string');
     }
   }
 }
@@ -612,13 +620,13 @@ class Run {
           const existing = messageOf(msgs, event.messageId);
           if (existing?.role === 'activity') return this.flush(emit);
           changesMessages = existing === undefined || meta;
-          if (existing === undefined && type === 'TEXT_MESSAGE_START' && (event.role ?? 'assistant') === 'assistant') this.f.view.contentIds.add(event.messageId);
+          if (existing === undefined && type === 'TEXT_MESSAGE_START') this.f.view.markContent(event.messageId, true);
           break;
         }
         case 'TEXT_MESSAGE_CONTENT': case 'REASONING_MESSAGE_CONTENT': case 'TOOL_CALL_ARGS':
         case 'TOOL_CALL_RESULT': case 'MESSAGES_SNAPSHOT': case 'ACTIVITY_SNAPSHOT':
           changesMessages = true;
-          if (type === 'TEXT_MESSAGE_CONTENT') this.f.view.contentIds.add(event.messageId);
+          if (type === 'TEXT_MESSAGE_CONTENT') this.f.view.markContent(event.messageId, true);
           if (type === 'MESSAGES_SNAPSHOT') this.f.view.noteContent(event.messages ?? []);
           if (type === 'TOOL_CALL_RESULT') this.answered.add(event.toolCallId);
           break;
@@ -629,6 +637,11 @@ class Run {
           const existing = toolCallOf(msgs, event.toolCallId);
           changesMessages = existing === undefined || meta || existing.function.name !== event.toolCallName;
           if (!this.runToolCallIds.includes(event.toolCallId)) this.runToolCallIds.push(event.toolCallId);
+          if (existing === undefined) {
+            // The assistant message the official client creates for it has no content.
+            const parent = event.parentMessageId ? messageOf(msgs, event.parentMessageId) : undefined;
+            if (parent?.role !== 'assistant') this.f.view.markContent(parent !== undefined || !event.parentMessageId ? event.toolCallId : event.parentMessageId, false);
+          }
           break;
         }
         case 'RUN_STARTED':
