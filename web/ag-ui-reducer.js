@@ -372,6 +372,43 @@ function sameJSON(a, b) {
 const FOLD = Symbol('ag-ui reducer fold');
 const CONFIG = Symbol('ag-ui reducer config');
 
+/** rxjs' Observable, from one of its instances: the root of its class chain
+ *  (a stream may be a Subject, or an AnonymousSubject from Subject.lift). */
+function rootClass(obj) {
+  let proto = Object.getPrototypeOf(obj);
+  while (Object.getPrototypeOf(proto) !== Object.prototype && Object.getPrototypeOf(proto) !== null) proto = Object.getPrototypeOf(proto);
+  return proto.constructor;
+}
+
+// Module functions rather than private methods: clone() makes its copy with
+// Object.create, which has none of the original's private members.
+
+/** The agent's Fold if its reducer factory is at hand (else null), in step with agent.messages. */
+function foldNow(agent) {
+  let f = agent[FOLD];
+  if (f === undefined) {
+    const cfg = agent[CONFIG] ?? {};
+    const factory = cfg.reducer != null
+      ? (typeof cfg.reducer.then === 'function' ? null : cfg.reducer)
+      : (defaultFactory(), resolvedFactory);
+    if (factory === null) return null;
+    f = agent[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
+  }
+  // agent.messages is the view unless someone assigned another array
+  // (constructor, setMessages, addMessage, a lifecycle mutation).
+  if (agent.messages !== f.messages) f.setMessages(agent.messages);
+  return f;
+}
+
+async function foldLater(agent) {
+  const cfg = agent[CONFIG] ?? {};
+  if (agent[FOLD] === undefined) {
+    const factory = await (cfg.reducer ?? defaultFactory());
+    if (agent[FOLD] === undefined) agent[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
+  }
+  return foldNow(agent);
+}
+
 /**
  * withReducer(Base) → a subclass of Base (an @ag-ui/client AbstractAgent
  * subclass) whose apply step is the reducer. The constructor takes Base's
@@ -383,32 +420,6 @@ export function withReducer(Base) {
     constructor(config = {}, ...rest) {
       super(config, ...rest);
       this[CONFIG] = { reducer: config?.reducer ?? null, reducerOptions: config?.reducerOptions ?? null };
-    }
-
-    /** The agent's Fold if its reducer factory is at hand (else null), in step with agent.messages. */
-    #foldNow() {
-      let f = this[FOLD];
-      if (f === undefined) {
-        const cfg = this[CONFIG] ?? {};
-        const factory = cfg.reducer != null
-          ? (typeof cfg.reducer.then === 'function' ? null : cfg.reducer)
-          : (defaultFactory(), resolvedFactory);
-        if (factory === null) return null;
-        f = this[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
-      }
-      // agent.messages is the view unless someone assigned another array
-      // (constructor, setMessages, addMessage, a lifecycle mutation).
-      if (this.messages !== f.messages) f.setMessages(this.messages);
-      return f;
-    }
-
-    async #fold() {
-      const cfg = this[CONFIG] ?? {};
-      if (this[FOLD] === undefined) {
-        const factory = await (cfg.reducer ?? defaultFactory());
-        if (this[FOLD] === undefined) this[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
-      }
-      return this.#foldNow();
     }
 
     /** The reducer's agent state (web/agui.d.ts AgentState), once a run started. */
@@ -432,7 +443,7 @@ export function withReducer(Base) {
     }
 
     apply(input, events$, subscribers) {
-      const Observable = events$.constructor;
+      const Observable = rootClass(events$);
       return new Observable((observer) => {
         let closed = false, emitted = false, completed = false, busy = false, run = null;
         const queue = [];
@@ -472,9 +483,9 @@ export function withReducer(Base) {
           if (queue.length > 0) pump();
           else if (completed) finish();
         };
-        const f = this.#foldNow();
+        const f = foldNow(this);
         if (f !== null) start(f);
-        else this.#fold().then(start, fail);
+        else foldLater(this).then(start, fail);
         const sub = events$.subscribe({
           next: (event) => {
             queue.push(event);
