@@ -62,8 +62,7 @@ function officialToolCall(tc) {
   const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } };
   if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
   if (tc.metadata !== undefined) out.metadata = tc.metadata;
-  if (tc.subagentRunId != null) out.subagentRunId = tc.subagentRunId;
-  return freeze(out);
+  return freeze(out); // attribution is the owning message's, not the tool call's
 }
 
 function common(out, m) {
@@ -309,7 +308,7 @@ class Fold {
   }
 
   get messages() { return this.view.messages; }
-  get state() { return this.r.state.state; }
+  get state() { return freeze(this.r.state.state); }
 
   /** Folds one event; returns the change record. */
   feed(event) {
