@@ -515,6 +515,9 @@ class Run {
     this.runToolCallIds = [];
     this.answered = new Set();
     this.mutation = {};
+    // @ag-ui/client before 1.0 (the 0.0.59 CopilotKit 1.74 uses): no
+    // cancelled outcome and no pendingToolCallIds in onRunFinishedEvent.
+    this.legacy = !('maxProtocolVersion' in agent);
   }
 
   get messages() { return this.f.messages; }
@@ -593,6 +596,7 @@ class Run {
       case 'RUN_FINISHED': {
         const o = event.outcome;
         if (o?.type === 'interrupt') Object.assign(extra, { outcome: 'interrupt', interrupts: o.interrupts });
+        else if (this.legacy) Object.assign(extra, { outcome: 'success', result: event.result });
         else if (o?.type === 'cancelled') extra.outcome = 'cancelled';
         else {
           const named = o?.type === 'success' ? o.pendingToolCallIds : undefined;
