@@ -32,7 +32,7 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		return nil, err
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
-	r.chunks, r.verify, r.dialect = chunkState{}, verifier{}, dialectState{}
+	r.chunks, r.verify = chunkState{}, verifier{}
 	r.doneRuns, r.replaying = next.doneRuns, ""
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.

@@ -42,8 +42,15 @@ func startServer(t *testing.T, cfg config) *httptest.Server {
 		cfg.webDir = t.TempDir()
 	}
 	cfg.logf = t.Logf
-	srv := httptest.NewServer(newServer(cfg))
-	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.ctx = ctx
+	s := newServer(cfg)
+	srv := httptest.NewServer(s)
+	t.Cleanup(func() {
+		srv.Close()
+		cancel() // runs still produced for a client that may come back
+		s.wait()
+	})
 	return srv
 }
 
@@ -453,11 +460,15 @@ func TestCancelStopsStream(t *testing.T) {
 	defer cancel()
 	body, _ := json.Marshal(userInput("t", "r", "x", map[string]any{"scenario": "reasoning"}))
 	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/agent", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
 	line, err := br.ReadString('\n')
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, "id: "), line)
+	line, err = br.ReadString('\n')
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(line, "data: "), line)
 	cancel()
@@ -619,7 +630,7 @@ func TestStaticEscapes(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("no"), 0o644))
-	h := staticHandler(filepath.Join(dir, "web"))
+	h := staticHandler(filepath.Join(dir, "web"), pagePolicy)
 	for _, p := range []string{"/../secret.txt", "/web/../../secret.txt", "/%2e%2e/secret.txt"} {
 		req := httptest.NewRequest("GET", "/", nil)
 		req.URL.Path = p
