@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
+.PHONY: all test package test-bundlers test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench
+test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers
 
 vet:
 	$(GO) vet ./...
@@ -32,7 +32,7 @@ test-js: wasm
 
 ## test-browser: headless Chromium (/usr/bin/chromium) via playwright-core
 ## (npm ci in web/ first)
-test-browser: wasm
+test-browser: wasm web/node_modules/.package-lock.json
 	node --test --test-timeout=180000 web/test/browser/*.test.mjs
 
 ## fuzz: each fuzz target of the module for FUZZTIME (default 10s), seeded
@@ -45,7 +45,7 @@ fuzz:
 ## Chromium). The hostile-input suites run in test-go (reducer/hostile_test.go,
 ## reducer/robustness_test.go), test-js (web/test/hostile.test.mjs,
 ## web/test/memory.test.mjs) and test-browser (web/test/browser/hostile.test.mjs).
-test-robustness: wasm
+test-robustness: wasm web/node_modules/.package-lock.json
 	cd web && node --test --test-timeout=120000 test/demo/hostile.e2e.mjs
 
 ## bench: the official @ag-ui/client reducer against ours on the same
@@ -71,8 +71,29 @@ bench/node_modules/.package-lock.json: bench/package-lock.json
 bench/ag-ui-059/node_modules/.package-lock.json: bench/ag-ui-059/package-lock.json
 	cd bench/ag-ui-059 && npm ci --no-audit --no-fund
 
+## package: the npm package of web/ (build/agui-reducer-web-<version>.tgz):
+## the ES modules and types, agui.wasm (+ .br, .gz), its Go glue and the
+## worker entry; no tests, no demo
+package: wasm web/node_modules/.package-lock.json
+	cd web && node build-worker.mjs
+	mkdir -p build
+	cd web && npm pack --silent --pack-destination ../build
+
+## test-bundlers: the packed package (make package) installed into fresh
+## apps made from Vite's, esbuild's and webpack 5's starting points, plus a
+## plain page, built for production with no configuration for the package,
+## and run against the demo server in headless Chromium, in main-thread and
+## worker mode (web/test/bundlers); prints each build's download size. The
+## fixtures' npm installs come from their committed lockfiles, cached in
+## their node_modules.
+test-bundlers: package
+	node --test --test-timeout=900000 web/test/bundlers/bundlers.e2e.mjs
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+
 clean:
-	rm -rf web/dist test-output
+	rm -rf web/dist test-output build
 
 ## run: build the wasm module and serve the demo page with a recorded AG-UI
 ## agent (flags: make run ARGS="-speed 0.5 -addr :8080 -scenario tools")
@@ -82,6 +103,6 @@ run:
 
 ## test-demo: the demo server's Go test, then the page end to end in headless
 ## Chromium (web/test/demo; needs playwright-core in web/node_modules)
-test-demo: wasm
+test-demo: wasm web/node_modules/.package-lock.json
 	$(GO) test -count=1 ./cmd/agui-demo/
 	cd web && node --test test/demo/demo.e2e.mjs

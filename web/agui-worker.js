@@ -30,7 +30,12 @@ export function serve(port) {
   const reply = (msg) => port.postMessage(msg);
   const failure = (id, err, text) => reply({
     id, ok: false, text,
-    error: { message: err?.message ?? String(err), ...(err?.code ? { code: err.code } : {}) },
+    error: {
+      message: err?.message ?? String(err),
+      ...(err?.code ? { code: err.code } : {}),
+      ...(err?.url ? { url: err.url } : {}),
+      ...(err?.status ? { status: err.status } : {}),
+    },
   });
 
   function handle(rid) {
@@ -105,7 +110,7 @@ export function serve(port) {
           const h = handles.get(m.rid);
           handles.delete(m.rid);
           for (const run of runs.values()) if (run.rid === m.rid) run.ctrl.abort();
-          if (h && !core.exited) core.call('dispose', h);
+          if (h) core.release(h);
           return;
         }
         case 'run':

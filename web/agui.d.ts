@@ -133,8 +133,20 @@ export interface ReducerOptions {
 }
 
 export interface LoadOptions {
-  /** Where wasm_exec.js is; default: next to the .wasm (or ./dist/wasm_exec.js). */
+  /** The Go glue to use instead of the package's dist/wasm_exec.js (built with agui.wasm by
+   *  the same toolchain): an ES module exporting Go, or a classic wasm_exec.js. */
   wasmExecURL?: string | URL;
+}
+
+/** What loadReducer() (and a worker reducer's first call) rejects with when the wasm module
+ *  cannot be fetched, read, compiled or started; e.g. show "could not load" with err.url. */
+export class LoadError extends Error {
+  readonly name: 'LoadError';
+  readonly code: 'load_failed';
+  /** The wasm (or worker) URL, when known. */
+  readonly url?: string;
+  /** The HTTP status of a failed fetch. */
+  readonly status?: number;
 }
 
 /** The AG-UI RunAgentInput a run() POSTs. */
@@ -273,10 +285,11 @@ export interface ReducerFactory {
 }
 
 /**
- * Loads the module (default: ./dist/agui.wasm next to agui.js, with instantiateStreaming
- * when served as application/wasm) and resolves to a factory of independent reducers
- * sharing it. wasm may be a URL, a Response, the bytes or a compiled WebAssembly.Module.
- * In Node, file: URLs are read from disk.
+ * Loads the module (default: the package's dist/agui.wasm, which bundlers emit and rename;
+ * compiled while it downloads when served as application/wasm) and resolves to a factory of
+ * independent reducers sharing it. wasm may be a URL (a CDN, a precompressed copy), a
+ * Response, the bytes or a compiled WebAssembly.Module. In Node (the package's "node"
+ * entry), file: URLs are read from disk. Rejects with a LoadError.
  */
 export function loadReducer(
   wasm?: string | URL | Response | Promise<Response> | BufferSource | WebAssembly.Module,
@@ -292,9 +305,9 @@ export function run(
 ): Promise<RunOutcome>;
 
 export interface WorkerHostOptions {
-  /** Default: ./agui-worker.js next to agui.js, started as a module worker. */
+  /** Default: the package's agui-worker.js, started as a module worker (bundlers emit it). */
   workerURL?: string | URL;
-  /** Default: ./dist/agui.wasm next to agui.js. */
+  /** Default: the package's dist/agui.wasm (as loadReducer()). */
   wasmURL?: string | URL;
   /** An already started worker (or any MessagePort-like object) running agui-worker.js. */
   worker?: Worker | MessagePort;

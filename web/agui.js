@@ -1,11 +1,13 @@
 // AG-UI event reducer for the browser (and Node): a plain ES module over the
 // Go reducer compiled to WebAssembly (web/dist/agui.wasm, built by
-// `make wasm`). No build step: import it from a page, a worker or Node.
-// Types: agui.d.ts. Usage: README.md, "Web module".
+// `make wasm`). No build step: import it from a page or a bundled app (the
+// package's browser entry); Node imports agui.node.js, which adds reading
+// file: URLs. Types: agui.d.ts. Usage: README.md, "Web module".
 //
 // This file is the public entry; the modules of src/ hold the parts, one
 // subject each, and data flows through them in this order:
-//   - loader.js: fetches agui.wasm and starts the Go runtime;
+//   - loader.js: fetches agui.wasm (package-files.js: where it is) and starts
+//     the Go runtime of its glue (dist/wasm_exec.js, an ES module);
 //   - core.js: the wasm bridge (one loaded module, many reducer handles),
 //     with records.js for what crosses it;
 //   - ops.js and mirror.js: a plain JS copy of the agent state, kept up to
@@ -16,13 +18,18 @@
 //     (agui-worker.js); the page keeps only the Mirror.
 
 import { loadCore } from './src/loader.js';
+import { packageFiles } from './src/package-files.js';
 import { eventData, chunkData } from './src/records.js';
 import { applyOps } from './src/ops.js';
 import { runStream } from './src/transport.js';
 
 export { loadReducer } from './src/reducer.js';
 export { run } from './src/transport.js';
+export { LoadError } from './src/loader.js';
 export { createWorkerHost, createWorkerReducer } from './src/worker-host.js';
 
 /** Internals shared with tests and the benchmark; not part of the API. */
-export const __internal = { loadCore, runStream, eventData, chunkData, applyOps };
+export const __internal = {
+  loadCore: (wasmURL, options) => loadCore(wasmURL ?? packageFiles.wasmURL(), options),
+  runStream, eventData, chunkData, applyOps,
+};

@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer/sse"
@@ -40,13 +41,14 @@ func translateResponse(name string, logf func(string, ...any)) func(*http.Respon
 // translatedBody reads an upstream text/event-stream body and yields the
 // canonical AG-UI SSE body it stands for.
 type translatedBody struct {
-	in   io.ReadCloser
-	p    *sse.Parser
-	t    *dialect.Translator
-	logf func(string, ...any)
-	buf  [32 << 10]byte
-	out  []byte // translated, not yet read
-	eof  bool
+	in     io.ReadCloser
+	p      *sse.Parser
+	t      *dialect.Translator
+	logf   func(string, ...any)
+	buf    [32 << 10]byte
+	out    []byte // translated, not yet read
+	lastID string // the upstream id last written
+	eof    bool
 }
 
 func (b *translatedBody) Read(p []byte) (int, error) {
@@ -70,11 +72,20 @@ func (b *translatedBody) Read(p []byte) (int, error) {
 
 // frame translates one upstream SSE event.
 func (b *translatedBody) frame(e sse.Event) {
+	last := -1 // where the last canonical event of this frame starts in out
 	diags := b.t.Translate(e.Type, []byte(e.Data), func(ev []byte) {
+		last = len(b.out)
 		b.out = append(b.out, "data: "...)
 		b.out = append(b.out, ev...)
 		b.out = append(b.out, "\n\n"...)
 	})
+	// The upstream's id (docs/resume.md) goes on the last canonical event
+	// of its frame: a client that resumes from it has everything the frame
+	// stood for; the events before keep the previous id in force.
+	if e.ID != b.lastID && last >= 0 {
+		b.out = slices.Insert(b.out, last, []byte("id: "+e.ID+"\n")...)
+		b.lastID = e.ID
+	}
 	for _, d := range diags {
 		b.logf("upstream event: %s %s", d.Code, d.Message)
 	}

@@ -19,6 +19,7 @@ export class Core {
     this.inPtr = this.x.inPtr() >>> 0;
     this.inCap = this.x.inCap();
     this.compact = typeof this.x.applyCompact === 'function';
+    this.live = 0; // handles created and not released
     // applyCompact's single text append, when it returned COMPACT
     this.appendKey = '';
     this.appendIndex = 0;
@@ -93,7 +94,14 @@ export class Core {
     const n = this.x.create(this.put(0, optionsJSON));
     this.check();
     if (n <= 0) throw diagnosticError(JSON.parse(this.result(n).text));
+    this.live++;
     return n;
+  }
+
+  /** Frees handle h (dispose(), or a reducer garbage-collected without it). */
+  release(h) {
+    this.live--;
+    if (!this.exited) this.call('dispose', h);
   }
 
   apply(h, data, name) {

@@ -1,11 +1,18 @@
 // The same-thread reducer: a Mirror over one handle of a loaded Core.
 
 import { loadCore } from './loader.js';
+import { packageFiles } from './package-files.js';
 import { COMPACT } from './core.js';
 import { diagnosticError, eventData, chunkData, badEventRecord, badSnapshotRecord } from './records.js';
 import { appendPath } from './ops.js';
 import { Mirror } from './mirror.js';
 import { runStream } from './transport.js';
+
+// Reducers garbage-collected without dispose() free their Go state: the
+// held value names the handle, never the reducer.
+const finalizer = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ core, h }) => core.release(h))
+  : null;
 
 class ReducerFactory {
   #core;
@@ -15,6 +22,8 @@ class ReducerFactory {
   get _go() { return this.#core.go; }
   /** Bytes of linear memory the wasm module holds (it grows, never shrinks). */
   memoryBytes() { return this.#core.x.mem.buffer.byteLength; }
+  /** @internal for tests: reducers created and not yet freed */
+  get _live() { return this.#core.live; }
   createReducer(options = {}) {
     const core = this.#core;
     const h = core.create(JSON.stringify(options ?? {}));
@@ -24,7 +33,7 @@ class ReducerFactory {
 
 /** Loads the module; resolves to a factory of reducers sharing it. */
 export async function loadReducer(wasmURL, options) {
-  return new ReducerFactory(await loadCore(wasmURL, options));
+  return new ReducerFactory(await loadCore(wasmURL ?? packageFiles.wasmURL(), options));
 }
 
 class AguiReducer extends Mirror {
@@ -38,6 +47,7 @@ class AguiReducer extends Mirror {
     super(JSON.parse(text));
     this.#core = core;
     this.#h = h;
+    finalizer?.register(this, { core, h }, this);
   }
 
   #handle() {
@@ -147,8 +157,9 @@ class AguiReducer extends Mirror {
   }
 
   run(url, input, options = {}) {
+    if (this.#h === 0) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
     if (this.#run) return Promise.reject(new Error('agui reducer: a run is already in progress on this reducer'));
-    const h = this.#handle();
+    const h = this.#h;
     const ctrl = new AbortController();
     this.#run = ctrl;
     const live = () => this.#h === h;
@@ -172,6 +183,7 @@ class AguiReducer extends Mirror {
     this.#run?.abort();
     const h = this.#h;
     this.#h = 0;
-    if (!this.#core.exited) this.#core.call('dispose', h);
+    finalizer?.unregister(this);
+    this.#core.release(h);
   }
 }

@@ -1,24 +1,45 @@
 // Worker reducers: the wasm runs in agui-worker.js, the mirror stays here.
 
-import { defaultWasmURL, baseURL } from './loader.js';
+import { baseURL, LoadError } from './loader.js';
+import { packageFiles } from './package-files.js';
 import { chunkData, compactBytes, badEventRecord, badSnapshotRecord } from './records.js';
 import { Mirror } from './mirror.js';
 import { plainHeaders } from './transport.js';
 
+// Worker reducers garbage-collected without dispose() are disposed in the
+// worker: the held value names the host and the reducer id, never the
+// reducer.
+const finalizer = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ host, rid }) => host._release(rid))
+  : null;
+
+/** The error a worker's answer describes (a LoadError when loading failed). */
+function workerError(e) {
+  if (e.code === 'load_failed') return new LoadError(e.message.replace(/^agui reducer: /, ''), { url: e.url, status: e.status });
+  const err = new Error(e.message);
+  if (e.code) err.code = e.code;
+  return err;
+}
+
 class WorkerHost {
   #port;
   #pending = new Map();
-  #reducers = new Map();
+  #reducers = new Map(); // rid → WeakRef of its WorkerReducer
   #seq = 0;
   #broken = null;
 
   constructor({ worker, workerURL, wasmURL } = {}) {
-    this.#port = worker ?? new Worker(workerURL ?? new URL('../agui-worker.js', import.meta.url), { type: 'module' });
+    this.#port = worker ?? (workerURL ? new Worker(workerURL, { type: 'module' }) : packageFiles.worker());
+    const where = worker ? 'the worker' : workerURL ? `the worker ${workerURL}` : 'the worker (agui-worker.js)';
     this.#port.addEventListener('message', (e) => this.#onMessage(e.data));
-    this.#port.addEventListener('error', (e) => this.#fail(new Error(`agui reducer: worker error: ${e.message ?? 'failed to load'}`)));
+    this.#port.addEventListener('error', (e) => {
+      this.#fail(e.message
+        ? new Error(`agui reducer: ${where} failed: ${e.message}`)
+        : new LoadError(`${where} did not load`, { url: workerURL }));
+    });
     this.#port.addEventListener('messageerror', () => this.#fail(new Error('agui reducer: worker message could not be decoded')));
     this.#port.start?.();
-    this.#port.postMessage({ op: 'init', wasmURL: String(new URL(wasmURL ?? defaultWasmURL(), baseURL())) });
+    this.#port.postMessage({ op: 'init', wasmURL: String(new URL(wasmURL ?? packageFiles.wasmURL(), baseURL())) });
   }
 
   #fail(err) {
@@ -40,19 +61,17 @@ class WorkerHost {
 
   #onMessage(m) {
     if (m.op === 'records') { // pushed by a run
-      this.#reducers.get(m.rid)?._commit(JSON.parse(m.text));
+      this.#reducers.get(m.rid)?.deref()?._commit(JSON.parse(m.text));
       return;
     }
     const p = this.#pending.get(m.id);
     if (!p) return;
     this.#pending.delete(m.id);
-    const reducer = this.#reducers.get(p.rid);
+    const reducer = this.#reducers.get(p.rid)?.deref();
     // Records are committed here, in arrival order, before anyone awaits them.
     if (!m.ok) {
       if (m.text) reducer?._commit([JSON.parse(m.text)]);
-      const err = new Error(m.error.message);
-      if (m.error.code) err.code = m.error.code;
-      p.reject(err);
+      p.reject(workerError(m.error));
       return;
     }
     switch (m.kind) {
@@ -77,11 +96,17 @@ class WorkerHost {
     const rid = ++this.#seq;
     const state = await this._request({ op: 'create', rid, options: JSON.stringify(options ?? {}) });
     const r = new WorkerReducer(this, rid, state);
-    this.#reducers.set(rid, r);
+    this.#reducers.set(rid, new WeakRef(r));
+    finalizer?.register(r, { host: this, rid }, r);
     return r;
   }
 
-  _forget(rid) { this.#reducers.delete(rid); }
+  /** Disposes reducer rid in the worker (dispose(), or garbage-collected without it). */
+  _release(rid, reducer) {
+    if (reducer) finalizer?.unregister(reducer);
+    this.#reducers.delete(rid);
+    this._post({ op: 'dispose', rid });
+  }
 
   terminate() {
     this.#fail(new Error('agui reducer: the worker was terminated'));
@@ -175,8 +200,7 @@ class WorkerReducer extends Mirror {
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.#host._post({ op: 'dispose', rid: this.#rid });
-    this.#host._forget(this.#rid);
+    this.#host._release(this.#rid, this);
   }
 }
 

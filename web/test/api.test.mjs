@@ -2,7 +2,7 @@
 // what happens when the Go runtime is gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, __internal } from '../agui.js';
+import { loadReducer, __internal } from '../agui.node.js';
 import { wasmURL, stream } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);

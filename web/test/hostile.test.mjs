@@ -5,7 +5,7 @@
 // event. Mirrors reducer/hostile_test.go and reducer/robustness_test.go.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, __internal } from '../agui.js';
+import { loadReducer, __internal } from '../agui.node.js';
 import { wasmURL, stream, sseText } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);

@@ -5,7 +5,7 @@
 // conversations reuse it. The readings are printed (README, "Robustness").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer } from '../agui.js';
+import { loadReducer } from '../agui.node.js';
 import { wasmURL, rng } from './helpers.mjs';
 
 const MiB = 1 << 20;

@@ -4,7 +4,7 @@
 // untouched objects; instances are independent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, __internal } from '../agui.js';
+import { loadReducer, __internal } from '../agui.node.js';
 import { wasmURL, streams, stream, sseText, rng, randomSplit, normalise } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);

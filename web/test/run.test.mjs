@@ -2,7 +2,7 @@
 // served over a MessageChannel, as a Web Worker would be).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, run, createWorkerHost, createWorkerReducer } from '../agui.js';
+import { loadReducer, run, createWorkerHost, createWorkerReducer } from '../agui.node.js';
 import { serve } from '../agui-worker.js';
 import { wasmURL, stream, sseText, randomSplit, rng, normalise } from './helpers.mjs';
 import { startServer } from './server.mjs';

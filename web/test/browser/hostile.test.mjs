@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../chromium.mjs';
-import { loadReducer } from '../../agui.js';
+import { loadReducer } from '../../agui.node.js';
 import { wasmURL, stream, normalise } from '../helpers.mjs';
 import { startServer } from '../server.mjs';
 
