@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from '@ag-ui/client';
 import { from, Subject } from 'rxjs';
-import { loadReducer } from '../web/agui.js';
+import { loadReducer } from '../web/agui.node.js';
 import { withReducer, setReducerFactory } from '../web/ag-ui-reducer.js';
 import { serve, observe, recorder, normalise, runsOf, readJSONL, quietly } from './ag-ui-diff.mjs';
 import { generate } from './gen.mjs';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 
 process.env.NODE_ENV = 'development';
 const client = await import('@ag-ui/client');
-const { loadReducer } = await import('../web/agui.js');
+const { loadReducer } = await import('../web/agui.node.js');
 const { withReducer, setReducerFactory } = await import('../web/ag-ui-reducer.js');
 const { serve, observe, runsOf, quietly } = await import('./ag-ui-diff.mjs');
 const { generate } = await import('./gen.mjs');

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
-import { loadReducer } from '../web/agui.js';
+import { loadReducer } from '../web/agui.node.js';
 import { withReducer, setReducerFactory } from '../web/ag-ui-reducer.js';
 import { serve, observe, runsOf, streamsIn, quietly } from './ag-ui-diff.mjs';
 import { generate } from './gen.mjs';
