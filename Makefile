@@ -66,13 +66,18 @@ bench: wasm bench/node_modules/.package-lock.json
 	node bench/browser.mjs
 
 ## test-bench: the benchmark's correctness check (official and ours fold
-## the same stream alike; no timing) and the differential test against
-## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams)
-test-bench: wasm bench/node_modules/.package-lock.json
-	node --test bench/*.test.mjs
+## the same stream alike; no timing), the differential test against
+## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams),
+## and the drop-in @ag-ui/client agent (web/ag-ui.js) against HttpAgent 1.0.0
+## (bench/ag-ui*.test.mjs) and 0.0.59 (bench/ag-ui-059, its own lockfile)
+test-bench: wasm bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json
+	node --test --test-timeout=300000 bench/*.test.mjs bench/ag-ui-059/*.test.mjs
 
 bench/node_modules/.package-lock.json: bench/package-lock.json
 	cd bench && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+
+bench/ag-ui-059/node_modules/.package-lock.json: bench/ag-ui-059/package-lock.json
+	cd bench/ag-ui-059 && npm ci --no-audit --no-fund
 
 ## package: the npm package of web/ (build/agui-reducer-web-<version>.tgz):
 ## the ES modules and types, agui.wasm (+ .br, .gz), its Go glue and the

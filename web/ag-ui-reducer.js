@@ -1,0 +1,745 @@
+// The apply stage of an @ag-ui/client agent, done by the wasm reducer.
+//
+// withReducer(Base) returns a subclass of an @ag-ui/client agent class
+// (AbstractAgent, HttpAgent, or any agent built on them) whose protected
+// apply() step — the one place where @ag-ui/client folds events into
+// agent.messages / agent.state (defaultApplyEvents) — is replaced by the
+// reducer. Everything else is the base class's own code: the middleware
+// chain, the compatibility boundary, enforcement, chunk expansion,
+// verification, processApplyEvents (which assigns agent.messages /
+// agent.state and fires onMessagesChanged / onStateChanged), onRunFailed,
+// onRunFinalized, interrupts, runAgent's result. docs/ag-ui-agent.md says
+// what the base classes call and why apply() is the seam.
+//
+// What changes for subscribers: they receive immutable values. The official
+// apply step clones the whole conversation on every event (emitUpdates →
+// structuredClone) and hands subscribers its working copy; here
+// agent.messages is rebuilt from the reducer's change records with
+// structural sharing — a message the event did not touch keeps its identity
+// — and nothing is cloned per event. Values are frozen when NODE_ENV is
+// "development" or "test", as the official client freezes its inputs then.
+//
+// This file imports nothing from @ag-ui/client (a peer dependency, never
+// bundled): the base class is a parameter, and the Observable class is taken
+// from the stream apply() receives. ag-ui.js binds it to the installed
+// @ag-ui/client.
+
+import { loadReducer } from './agui.js';
+
+let sharedFactory = null;
+let resolvedFactory = null; // sharedFactory once it has resolved
+
+/** The reducer factory agents use when their config names none: loadReducer()'s default
+ *  (dist/agui.wasm next to agui.js), loaded once, on the first agent. */
+export function setReducerFactory(factory) {
+  resolvedFactory = factory != null && typeof factory.then !== 'function' ? factory : null;
+  sharedFactory = factory == null ? null : Promise.resolve(factory);
+  sharedFactory?.then((f) => { resolvedFactory = f; }, () => {});
+}
+
+function defaultFactory() {
+  if (sharedFactory === null) setReducerFactory(loadReducer());
+  return sharedFactory;
+}
+
+const DEV = typeof process !== 'undefined' && process.env != null &&
+  (process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test');
+
+function deepFreeze(v) {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  Object.freeze(v);
+  for (const k of Object.keys(v)) deepFreeze(v[k]);
+  return v;
+}
+const freeze = DEV ? deepFreeze : (v) => v;
+
+// ---------------------------------------------------------------------------
+// Reducer state (web/agui.d.ts AgentState) → the official Message[] shape.
+
+const EMPTY = Object.freeze([]);
+
+function officialToolCall(tc) {
+  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } };
+  if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
+  if (tc.metadata !== undefined) out.metadata = tc.metadata;
+  return freeze(out); // attribution is the owning message's, not the tool call's
+}
+
+function common(out, m) {
+  if (m.encryptedValue !== undefined) out.encryptedValue = m.encryptedValue;
+  if (m.metadata !== undefined) out.metadata = m.metadata;
+  if (m.subagentRunId != null) out.subagentRunId = m.subagentRunId;
+  return out;
+}
+
+/** Whether two plain objects hold the same values (arrays compared one level deep). */
+function sameShallow(a, b) {
+  if (a === b) return true;
+  if (a == null || b == null) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    const x = a[k], y = b[k];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * Keeps the official Message[] view of one reducer's state, rebuilt after
+ * each change with structural sharing: a reducer message (and its tool
+ * calls) that kept its identity in the mirror keeps its official object; one
+ * that changed only in what the official shape leaves out (streaming flags)
+ * keeps it too.
+ */
+class OfficialView {
+  constructor() {
+    this.messages = freeze([]);
+    this.srcMessages = null; // the mirror's messages array the view was built from
+    this.srcToolCalls = null;
+    this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
+    this.tcCache = new WeakMap(); // mirror tool call → official tool call
+    // Assistant ids whose official message carries content: the mirror
+    // writes "" both for "no content" (a slot a tool call created) and for
+    // an empty text message, which the official shape tells apart.
+    this.contentIds = new Set();
+  }
+
+  /** Rebuilds from the mirror state; returns whether the view changed. */
+  update(st) {
+    if (st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
+    let byId = null;
+    const tcOf = (id) => {
+      if (byId === null) {
+        byId = new Map();
+        for (const t of st.toolCalls) if (!byId.has(t.id)) byId.set(t.id, t);
+      }
+      return byId.get(id);
+    };
+    const prevById = new Map();
+    for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
+    const out = [];
+    let changed = st.messages.length !== this.messages.length;
+    for (const m of st.messages) {
+      const ids = m.toolCallIds ?? EMPTY;
+      const entry = this.cache.get(m);
+      if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, i) => t === tcOf(ids[i]))) {
+        for (const o of entry.out) out.push(o);
+        continue;
+      }
+      const tcs = ids.map(tcOf);
+      const built = this.build(m, tcs).map((o) => {
+        const prev = prevById.get(o.id);
+        return prev !== undefined && sameShallow(prev, o) ? prev : freeze(o);
+      });
+      this.cache.set(m, { tcs, out: built });
+      for (const o of built) out.push(o);
+    }
+    if (!changed) {
+      const prev = this.messages;
+      changed = prev.length !== out.length || out.some((o, i) => o !== prev[i]);
+    }
+    this.srcMessages = this.mirrorMessages = st.messages;
+    this.srcToolCalls = st.toolCalls;
+    if (changed) this.messages = freeze(out);
+    return changed;
+  }
+
+  officialTC(tc) {
+    if (tc === undefined) return undefined;
+    let o = this.tcCache.get(tc);
+    if (o === undefined) this.tcCache.set(tc, (o = officialToolCall(tc)));
+    return o;
+  }
+
+  build(m, tcs) {
+    switch (m.role) {
+      case 'activity':
+        return [common({ id: m.id, role: 'activity', activityType: m.activityType, content: m.content }, { metadata: m.metadata, subagentRunId: m.subagentRunId })];
+      case 'tool': {
+        const o = { id: m.id, role: 'tool', content: m.content, toolCallId: m.toolCallId };
+        if (m.error !== undefined) o.error = m.error;
+        return [common(o, m)];
+      }
+      case 'assistant': {
+        const hasContent = m.content !== '' || this.contentIds.has(m.id);
+        const reasoning = m.reasoning !== undefined;
+        if (reasoning && !hasContent && tcs.length === 0) {
+          // A reasoning slot: the official client's "reasoning" message.
+          return [common({ id: m.id, role: 'reasoning', content: m.reasoning }, m)];
+        }
+        const res = [];
+        if (reasoning) res.push({ id: m.id + '-reasoning', role: 'reasoning', content: m.reasoning });
+        const o = { id: m.id, role: 'assistant' };
+        if (hasContent) o.content = m.content;
+        if (m.name !== undefined) o.name = m.name;
+        if (m.toolCallIds !== undefined) o.toolCalls = tcs.filter((t) => t !== undefined).map((t) => this.officialTC(t));
+        res.push(common(o, m));
+        return res;
+      }
+      default: {
+        const o = { id: m.id, role: m.role, content: m.content };
+        if (m.name !== undefined) o.name = m.name;
+        return [common(o, m)];
+      }
+    }
+  }
+
+  /** Says whether the assistant message id carries content (in the official shape). */
+  markContent(id, has) {
+    if (this.contentIds.has(id) === has) return;
+    if (has) this.contentIds.add(id);
+    else this.contentIds.delete(id);
+    // Rebuild that message at the next update even if the mirror did not change.
+    this.srcMessages = null;
+    for (const m of this.mirrorMessages ?? EMPTY) if (m.id === id) this.cache.delete(m);
+  }
+
+  /** Records which assistant messages of an official list carry content. */
+  noteContent(messages) {
+    for (const m of messages) {
+      if (m?.role === 'assistant') this.markContent(m.id, typeof m.content === 'string');
+    }
+  }
+}
+
+/** The reducer snapshot holding an official Message[] (the inverse of OfficialView.build). */
+function reducerMessages(messages, current) {
+  const running = new Map();
+  for (const t of current.toolCalls) if (t.status === 'running') running.set(t.id, t);
+  const msgs = [];
+  const tcs = [];
+  for (const m of messages) {
+    const r = { id: m.id, role: m.role, content: m.content ?? '', streaming: false };
+    switch (m.role) {
+      case 'reasoning':
+        r.role = 'assistant';
+        r.content = '';
+        r.reasoning = typeof m.content === 'string' ? m.content : '';
+        break;
+      case 'assistant':
+        if (Array.isArray(m.toolCalls)) {
+          r.toolCallIds = m.toolCalls.map((t) => t.id);
+          for (const t of m.toolCalls) {
+            let args = {};
+            try { args = JSON.parse(t.function.arguments); } catch { /* {} as the reducer keeps */ }
+            const live = running.get(t.id);
+            const tc = {
+              id: t.id, name: t.function?.name ?? '', parentMessageId: m.id,
+              status: live ? 'running' : 'complete', argsText: t.function?.arguments ?? '',
+              args: live ? live.args : args,
+            };
+            if (t.encryptedValue !== undefined) tc.encryptedValue = t.encryptedValue;
+            if (t.metadata !== undefined) tc.metadata = t.metadata;
+            tcs.push(tc);
+          }
+        }
+        break;
+      case 'tool':
+        r.toolCallId = m.toolCallId;
+        if (m.error !== undefined) r.error = m.error;
+        break;
+      case 'activity':
+        r.activityType = m.activityType;
+        break;
+    }
+    if (m.name !== undefined && m.role !== 'tool' && m.role !== 'reasoning' && m.role !== 'activity') r.name = m.name;
+    if (m.encryptedValue !== undefined && m.role !== 'activity') r.encryptedValue = m.encryptedValue;
+    if (m.metadata !== undefined) r.metadata = m.metadata;
+    msgs.push(r);
+  }
+  return { msgs, tcs };
+}
+
+// ---------------------------------------------------------------------------
+// Subscribers
+
+const hookName = (type) => 'on' + type.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()) + 'Event';
+
+/**
+ * runSubscribersWithMutation without the clones: each subscriber sees the
+ * latest values (a replacement one returned is adopted as is, frozen in
+ * development); the first stopPropagation ends the round. A throwing
+ * subscriber is logged and skipped, as the official client does.
+ */
+async function runSubscribers(subscribers, messages, state, exec) {
+  let msgs = messages, st = state, mm = false, sm = false, stop;
+  for (const s of subscribers) {
+    try {
+      const m = await exec(s, msgs, st);
+      if (m === undefined || m === null) continue;
+      if (m.messages !== undefined && m.messages !== msgs) { msgs = freeze(m.messages); mm = true; }
+      if (m.state !== undefined && m.state !== st) { st = freeze(m.state); sm = true; }
+      stop = m.stopPropagation;
+      if (stop === true) break;
+    } catch (err) {
+      console.error('Subscriber error:', err);
+    }
+  }
+  return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
+}
+
+function toolCallOf(messages, id) {
+  for (const m of messages) {
+    const tcs = m.toolCalls;
+    if (tcs === undefined) continue;
+    for (const t of tcs) if (t.id === id) return t;
+  }
+  return undefined;
+}
+
+function messageOf(messages, id) {
+  for (const m of messages) if (m.id === id) return m;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// The agent state of one agent: the reducer, the official view, the run's tallies.
+
+class Fold {
+  constructor(reducer) {
+    this.r = reducer;
+    this.view = new OfficialView();
+    this.runIds = new Set(); // runs fed to the reducer (it skips a replayed one; the official client does not)
+    this.alias = null; // [runId, alias] while a replayed run is fed under another id
+    this.view.update(reducer.state);
+  }
+
+  get messages() { return this.view.messages; }
+  get state() { return freeze(this.r.state.state); }
+
+  /** Folds one event; returns the change record. */
+  feed(event) {
+    let e = event;
+    if (e.type === 'RUN_STARTED') {
+      this.alias = null;
+      if (this.runIds.has(e.runId)) {
+        this.alias = [e.runId, `${e.runId}\u0000${this.runIds.size}`];
+        e = { ...e, runId: this.alias[1] };
+      }
+      this.runIds.add(e.runId);
+    } else if ((e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR') && this.alias !== null && e.runId === this.alias[0]) {
+      e = { ...e, runId: this.alias[1] };
+    }
+    const rec = this.r.apply(e);
+    this.view.update(this.r.state);
+    return rec;
+  }
+
+  /** Replaces the conversation by an official Message[] (setMessages, a subscriber's mutation). */
+  setMessages(messages) {
+    const cur = this.r.state;
+    const { msgs, tcs } = reducerMessages(messages, cur);
+    const rec = this.r.restore({ ...cur, messages: msgs, toolCalls: tcs });
+    if (rec.diagnostics?.some((d) => d.level === 'error')) throw new Error('ag-ui agent: messages the reducer cannot hold: ' + rec.diagnostics[0].message);
+    const st = this.r.state;
+    const v = this.view;
+    v.noteContent(messages);
+    // The official objects stay the ones given: one per reducer message.
+    const frozen = freeze(messages);
+    st.messages.forEach((m, i) => {
+      const ids = m.toolCallIds ?? EMPTY;
+      const tcs = ids.map((id) => st.toolCalls.find((t) => t.id === id));
+      tcs.forEach((t, j) => { if (t !== undefined) v.tcCache.set(t, frozen[i].toolCalls[j]); });
+      v.cache.set(m, { tcs, out: [frozen[i]] });
+    });
+    v.srcMessages = st.messages;
+    v.srcToolCalls = st.toolCalls;
+    v.messages = frozen;
+  }
+
+  /** Replaces the shared state (a subscriber's mutation; with equal, input.state at the
+   *  start of a run, a copy of agent.state, left alone when it holds the same). */
+  setState(state, equal = false) {
+    const cur = this.r.state.state;
+    if (cur === state || (equal && sameJSON(cur, state))) return;
+    this.r.apply({ type: 'STATE_SNAPSHOT', snapshot: state });
+    this.view.update(this.r.state);
+  }
+}
+
+function sameJSON(a, b) {
+  if (a === b) return true;
+  try { return JSON.stringify(a) === JSON.stringify(b); } catch { return false; }
+}
+
+// ---------------------------------------------------------------------------
+// The mixin
+
+const FOLD = Symbol('ag-ui reducer fold');
+const CONFIG = Symbol('ag-ui reducer config');
+
+/** rxjs' Observable, from one of its instances: the root of its class chain
+ *  (a stream may be a Subject, or an AnonymousSubject from Subject.lift). */
+function rootClass(obj) {
+  let proto = Object.getPrototypeOf(obj);
+  while (Object.getPrototypeOf(proto) !== Object.prototype && Object.getPrototypeOf(proto) !== null) proto = Object.getPrototypeOf(proto);
+  return proto.constructor;
+}
+
+// Module functions rather than private methods: clone() makes its copy with
+// Object.create, which has none of the original's private members.
+
+/** The agent's Fold if its reducer factory is at hand (else null), in step with agent.messages. */
+function foldNow(agent) {
+  let f = agent[FOLD];
+  if (f === undefined) {
+    const cfg = agent[CONFIG] ?? {};
+    const factory = cfg.reducer != null
+      ? (typeof cfg.reducer.then === 'function' ? null : cfg.reducer)
+      : (defaultFactory(), resolvedFactory);
+    if (factory === null) return null;
+    f = agent[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
+  }
+  // agent.messages is the view unless someone assigned another array
+  // (constructor, setMessages, addMessage, a lifecycle mutation).
+  if (agent.messages !== f.messages) f.setMessages(agent.messages);
+  return f;
+}
+
+async function foldLater(agent) {
+  const cfg = agent[CONFIG] ?? {};
+  if (agent[FOLD] === undefined) {
+    const factory = await (cfg.reducer ?? defaultFactory());
+    if (agent[FOLD] === undefined) agent[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
+  }
+  return foldNow(agent);
+}
+
+/**
+ * withReducer(Base) → a subclass of Base (an @ag-ui/client AbstractAgent
+ * subclass) whose apply step is the reducer. The constructor takes Base's
+ * config plus `reducer`: a ReducerFactory (or a promise of one) from
+ * loadReducer; default: setReducerFactory's, else loadReducer().
+ */
+export function withReducer(Base) {
+  return class ReducerAgent extends Base {
+    constructor(config = {}, ...rest) {
+      super(config, ...rest);
+      this[CONFIG] = { reducer: config?.reducer ?? null, reducerOptions: config?.reducerOptions ?? null };
+    }
+
+    /** The reducer's agent state (web/agui.d.ts AgentState), once a run started. */
+    get reducerState() { return this[FOLD]?.r.state; }
+
+    clone() {
+      const c = super.clone();
+      c[CONFIG] = this[CONFIG];
+      delete c[FOLD];
+      return c;
+    }
+
+    addMessage(message) {
+      this.messages = [...this.messages];
+      return super.addMessage(message);
+    }
+
+    addMessages(messages) {
+      this.messages = [...this.messages];
+      return super.addMessages(messages);
+    }
+
+    apply(input, events$, subscribers) {
+      const Observable = rootClass(events$);
+      return new Observable((observer) => {
+        let closed = false, emitted = false, completed = false, busy = false, run = null;
+        const queue = [];
+        const fail = (err) => {
+          if (closed) return;
+          closed = true;
+          observer.error(err);
+        };
+        const emit = (mutation) => {
+          if (closed) return;
+          emitted = true;
+          observer.next(mutation);
+        };
+        const finish = () => {
+          if (closed) return;
+          if (!emitted && subscribers.length > 0) observer.next({});
+          closed = true;
+          observer.complete();
+        };
+        // concatMap(async …) as the official apply step: one event at a
+        // time, the first one started at once (its first subscriber runs
+        // synchronously); a source error is forwarded at once, and an event
+        // in progress then runs to its end without emitting.
+        const pump = async () => {
+          busy = true;
+          try {
+            while (queue.length > 0 && !closed) await run.event(queue.shift(), emit);
+          } catch (err) {
+            fail(err);
+          }
+          busy = false;
+          if (completed) finish();
+        };
+        const start = (f) => {
+          f.setState(input.state ?? {}, true);
+          run = new Run(this, f, input, subscribers);
+          if (queue.length > 0) pump();
+          else if (completed) finish();
+        };
+        const f = foldNow(this);
+        if (f !== null) start(f);
+        else foldLater(this).then(start, fail);
+        const sub = events$.subscribe({
+          next: (event) => {
+            queue.push(event);
+            if (run !== null && !busy) pump();
+          },
+          error: fail,
+          complete: () => {
+            completed = true;
+            if (run !== null && !busy) finish();
+          },
+        });
+        return () => {
+          closed = true;
+          sub.unsubscribe();
+        };
+      });
+    }
+  };
+}
+
+/** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
+class Run {
+  constructor(agent, fold, input, subscribers) {
+    this.agent = agent;
+    this.f = fold;
+    this.input = input;
+    this.subs = subscribers;
+    this.runToolCallIds = [];
+    this.answered = new Set();
+    this.mutation = {};
+    // @ag-ui/client before 1.0 (the 0.0.59 CopilotKit 1.74 uses): no
+    // cancelled outcome and no pendingToolCallIds in onRunFinishedEvent.
+    this.legacy = !('maxProtocolVersion' in agent);
+  }
+
+  get messages() { return this.f.messages; }
+  get state() { return this.f.state; }
+
+  /** A subscriber's replacement values become the reducer's. */
+  adopt(m) {
+    if (m.messages !== undefined) {
+      this.f.setMessages(m.messages);
+      this.mutation.messages = this.f.messages;
+    }
+    if (m.state !== undefined) {
+      this.f.setState(m.state);
+      this.mutation.state = this.f.state;
+    }
+  }
+
+  round(hook, extra) {
+    const { agent, input } = this;
+    return runSubscribers(this.subs, this.messages, this.state, (s, messages, state) =>
+      s[hook]?.({ event: extra.event, ...extra, messages, state, agent, input }));
+  }
+
+  flush(emit) {
+    const m = this.mutation;
+    this.mutation = {};
+    if (m.messages !== undefined || m.state !== undefined) emit(m);
+  }
+
+  async event(event, emit) {
+    const { agent, input } = this;
+    const first = await this.round('onEvent', { event });
+    this.adopt(first);
+    if (first.stopPropagation === true) return this.flush(emit);
+
+    const type = event.type;
+    const extra = { event };
+    let msgs = this.messages;
+    let target; // the message or tool call the event works on
+    switch (type) {
+      case 'TEXT_MESSAGE_CHUNK': case 'TOOL_CALL_CHUNK': case 'REASONING_MESSAGE_CHUNK':
+        throw new Error(`${type} must be transformed before being applied`);
+      case 'TEXT_MESSAGE_CONTENT': case 'TEXT_MESSAGE_END':
+      case 'REASONING_MESSAGE_CONTENT': case 'REASONING_MESSAGE_END':
+        target = messageOf(msgs, event.messageId);
+        if (target === undefined || target.role === 'activity') return this.flush(emit);
+        extra[type.startsWith('TEXT') ? 'textMessageBuffer' : 'reasoningMessageBuffer'] =
+          typeof target.content === 'string' ? target.content : '';
+        break;
+      case 'TOOL_CALL_ARGS': case 'TOOL_CALL_END': {
+        target = toolCallOf(msgs, event.toolCallId);
+        if (target === undefined) return this.flush(emit);
+        extra.toolCallName = target.function.name;
+        if (type === 'TOOL_CALL_ARGS') {
+          extra.toolCallBuffer = target.function.arguments;
+          extra.partialToolCallArgs = this.partialArgs(event.toolCallId, target.function.arguments);
+        } else {
+          let args = {};
+          try { args = JSON.parse(target.function.arguments); } catch { /* {} */ }
+          extra.toolCallArgs = args;
+        }
+        break;
+      }
+      case 'ACTIVITY_SNAPSHOT': {
+        const existing = messageOf(msgs, event.messageId);
+        extra.activityMessage = existing?.role === 'activity' ? existing : undefined;
+        extra.existingMessage = existing;
+        target = existing;
+        break;
+      }
+      case 'ACTIVITY_DELTA':
+        target = messageOf(msgs, event.messageId);
+        if (target === undefined || target.role !== 'activity') return this.flush(emit);
+        extra.activityMessage = target;
+        break;
+      case 'RUN_FINISHED': {
+        const o = event.outcome;
+        if (o?.type === 'interrupt') Object.assign(extra, { outcome: 'interrupt', interrupts: o.interrupts });
+        else if (this.legacy) Object.assign(extra, { outcome: 'success', result: event.result });
+        else if (o?.type === 'cancelled') extra.outcome = 'cancelled';
+        else {
+          const named = o?.type === 'success' ? o.pendingToolCallIds : undefined;
+          Object.assign(extra, {
+            outcome: 'success', result: event.result,
+            pendingToolCallIds: named !== undefined && named.length > 0 ? [...named] : this.runToolCallIds.filter((id) => !this.answered.has(id)),
+          });
+        }
+        break;
+      }
+      case 'TEXT_MESSAGE_START': case 'REASONING_MESSAGE_START':
+        target = messageOf(msgs, event.messageId);
+        break;
+    }
+
+    const known = KNOWN.has(type);
+    const typed = known ? await this.round(hookName(type), extra) : {};
+    this.adopt(typed);
+    const stop = typed.stopPropagation === true;
+    if (type === 'RUN_STARTED') {
+      this.runToolCallIds = [];
+      this.answered = new Set();
+    }
+    if (!known) return this.flush(emit);
+
+    msgs = this.messages;
+    let changesMessages = false;
+    let changesState = false;
+    if (!stop) {
+      const meta = event.metadata !== undefined;
+      // Whether the official reducer emits the messages for this event
+      // (agui-official.md §2, "Upd"): subscribers count onMessagesChanged.
+      switch (type) {
+        case 'TEXT_MESSAGE_START': case 'REASONING_MESSAGE_START': {
+          const existing = messageOf(msgs, event.messageId);
+          if (existing?.role === 'activity') return this.flush(emit);
+          changesMessages = existing === undefined || meta;
+          if (existing === undefined && type === 'TEXT_MESSAGE_START') this.f.view.markContent(event.messageId, true);
+          break;
+        }
+        case 'TEXT_MESSAGE_CONTENT': case 'REASONING_MESSAGE_CONTENT': case 'TOOL_CALL_ARGS':
+        case 'TOOL_CALL_RESULT': case 'MESSAGES_SNAPSHOT': case 'ACTIVITY_SNAPSHOT':
+          changesMessages = true;
+          if (type === 'TEXT_MESSAGE_CONTENT') this.f.view.markContent(event.messageId, true);
+          if (type === 'MESSAGES_SNAPSHOT') this.f.view.noteContent(event.messages ?? []);
+          if (type === 'TOOL_CALL_RESULT') this.answered.add(event.toolCallId);
+          break;
+        case 'TEXT_MESSAGE_END': case 'REASONING_MESSAGE_END': case 'TOOL_CALL_END':
+          changesMessages = meta;
+          break;
+        case 'TOOL_CALL_START': {
+          const existing = toolCallOf(msgs, event.toolCallId);
+          changesMessages = existing === undefined || meta || existing.function.name !== event.toolCallName;
+          if (!this.runToolCallIds.includes(event.toolCallId)) this.runToolCallIds.push(event.toolCallId);
+          if (existing === undefined) {
+            // The assistant message the official client creates for it has no content.
+            const parent = event.parentMessageId ? messageOf(msgs, event.parentMessageId) : undefined;
+            if (parent?.role !== 'assistant') this.f.view.markContent(parent !== undefined || !event.parentMessageId ? event.toolCallId : event.parentMessageId, false);
+          }
+          break;
+        }
+        case 'RUN_STARTED':
+          changesMessages = event.input?.messages !== undefined;
+          if (changesMessages) this.f.view.noteContent(event.input.messages.filter((m) => messageOf(msgs, m.id) === undefined));
+          break;
+        case 'REASONING_ENCRYPTED_VALUE':
+          if (event.subtype === 'tool-call') changesMessages = msgs.some((m) => m.role === 'assistant' && m.toolCalls?.some((t) => t.id === event.entityId));
+          else changesMessages = msgs.some((m) => m.id === event.entityId && m.role !== 'activity');
+          break;
+        case 'STATE_SNAPSHOT':
+          changesState = true;
+          break;
+      }
+      const rec = this.f.feed(event);
+      const failed = rec.diagnostics?.some((d) => d.code === 'patch_failed') ?? false;
+      if (type === 'STATE_DELTA') changesState = !failed;
+      if (type === 'ACTIVITY_DELTA') changesMessages = meta || !failed;
+      if (type === 'RUN_FINISHED') {
+        agent.pendingInterrupts = extra.outcome === 'interrupt'
+          ? event.outcome.interrupts.map((i) => {
+            if (i.subagentRunId !== null) return i;
+            const { subagentRunId: _, ...rest } = i;
+            return rest;
+          })
+          : [];
+      }
+      if (changesMessages) this.mutation.messages = this.messages;
+      if (changesState) this.mutation.state = this.state;
+    }
+
+    // The announcements the official reducer makes after applying.
+    const state = this.state;
+    msgs = this.messages;
+    switch (type) {
+      case 'TEXT_MESSAGE_END': case 'REASONING_MESSAGE_END': {
+        const message = messageOf(msgs, event.messageId) ?? target;
+        for (const s of this.subs) s.onNewMessage?.({ message, messages: msgs, state, agent, input });
+        break;
+      }
+      case 'TOOL_CALL_END': {
+        const toolCall = toolCallOf(msgs, event.toolCallId) ?? target;
+        for (const s of this.subs) s.onNewToolCall?.({ toolCall, messages: msgs, state, agent, input });
+        break;
+      }
+      case 'TOOL_CALL_RESULT':
+        if (!stop) {
+          const message = newest(msgs, event.messageId);
+          for (const s of this.subs) s.onNewMessage?.({ message, messages: msgs, state, agent, input });
+        }
+        break;
+      case 'ACTIVITY_SNAPSHOT':
+        if (!stop && (target === undefined || (target.role !== 'activity' && (event.replace ?? true)))) {
+          const message = messageOf(msgs, event.messageId);
+          await Promise.all(this.subs.map((s) => s.onNewMessage?.({ message, messages: msgs, state, agent, input })));
+        }
+        break;
+    }
+    return this.flush(emit);
+  }
+
+  /** partialToolCallArgs: what the arguments so far parse to. */
+  partialArgs(id, text) {
+    if (text === '') return {};
+    const tc = this.f.r.state.toolCalls.find((t) => t.id === id);
+    return tc !== undefined && tc.args !== null && typeof tc.args === 'object' ? tc.args : {};
+  }
+}
+
+/** The tool message TOOL_CALL_RESULT made: the last with that id (results are not deduplicated). */
+function newest(messages, id) {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].id === id && messages[i].role === 'tool') return messages[i];
+  return messageOf(messages, id);
+}
+
+// The event types AG-UI 1.0's defaultApplyEvents handles (others reach only onEvent).
+const KNOWN = new Set([
+  'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+  'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT',
+  'STATE_SNAPSHOT', 'STATE_DELTA', 'MESSAGES_SNAPSHOT', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA',
+  'RAW', 'CUSTOM', 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', 'STEP_STARTED', 'STEP_FINISHED',
+  'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END',
+  'REASONING_END', 'REASONING_ENCRYPTED_VALUE',
+  'SUBAGENT_STARTED', 'SUBAGENT_FINISHED', 'SUBAGENT_ERROR',
+]);
+
+export const __internal = { OfficialView, reducerMessages, hookName, sameJSON };

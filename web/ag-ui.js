@@ -1,0 +1,24 @@
+// A drop-in for @ag-ui/client's agents whose apply step is the wasm
+// reducer: replace
+//
+//   import { HttpAgent } from '@ag-ui/client';
+// by
+//   import { HttpAgent } from '@agui-reducer/web/ag-ui';
+//
+// and the agent keeps its constructor options, subscribers, middleware,
+// verification and runAgent/connectAgent results, while agent.messages and
+// agent.state are maintained by the reducer with structural sharing instead
+// of a clone of the conversation per event. @ag-ui/client (1.0, or the
+// 0.0.59 CopilotKit 1.74 depends on) is a peer dependency. See
+// ag-ui-reducer.js and docs/ag-ui-agent.md.
+
+import { AbstractAgent, HttpAgent as OfficialHttpAgent } from '@ag-ui/client';
+import { withReducer, setReducerFactory } from './ag-ui-reducer.js';
+
+/** AbstractAgent with the reducer as its apply step; subclasses implement run(input). */
+export const ReducerAgent = withReducer(AbstractAgent);
+
+/** @ag-ui/client's HttpAgent (same options, same transport) with the reducer as its apply step. */
+export const HttpAgent = withReducer(OfficialHttpAgent);
+
+export { withReducer, setReducerFactory };
