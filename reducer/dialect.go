@@ -636,7 +636,7 @@ func reconcile(shown []byte, full string) (delta string, replace bool) {
 
 // setText replaces the content of m wholesale.
 func (r *Reducer) setText(c *Change, m *Message, text string) {
-	m.contentKind, m.value = contentText, nil
+	r.setTextContent(m)
 	m.text = []byte(text)
 	c.replace(messagePath(m)+"/content", jsonString(text))
 }

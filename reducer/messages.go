@@ -17,6 +17,7 @@ func (r *Reducer) findMessage(id string) *Message { return r.msgByID[id] }
 func (r *Reducer) appendMessage(c *Change, m *Message) {
 	m.pos = len(r.st.Messages)
 	r.st.Messages = append(r.st.Messages, m)
+	r.activityBytes += m.charge
 	if _, ok := r.msgByID[m.ID]; !ok {
 		r.msgByID[m.ID] = m
 	}
@@ -33,6 +34,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 	copy(msgs[pos+1:], msgs[pos:])
 	msgs[pos] = m
 	r.st.Messages = msgs
+	r.activityBytes += m.charge
 	for i := pos; i < len(msgs); i++ {
 		msgs[i].pos = i
 	}
@@ -46,6 +48,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 // index.
 func (r *Reducer) setMessages(msgs []*Message) {
 	r.st.Messages = msgs
+	r.activityBytes = sumCharges(msgs)
 	clear(r.msgByID)
 	for i, m := range msgs {
 		m.pos = i
@@ -107,7 +110,7 @@ func (r *Reducer) textContent(c *Change, ev *Event) {
 			c.fail("too_large", "TEXT_MESSAGE_CONTENT: delta exceeds the field limit")
 			return
 		}
-		m.contentKind, m.value = contentText, nil
+		r.setTextContent(m)
 		m.text = append(m.text[:0], ev.Delta...)
 		c.replace(contentPath(m), jsonString(ev.Delta))
 	} else {

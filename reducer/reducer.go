@@ -39,6 +39,12 @@ type Options struct {
 	// (default 32 MiB).
 	MaxFieldBytes int
 
+	// MaxStateBytes bounds the shared state and the content of activity
+	// messages together, as their JSON size about (default 64 MiB): an
+	// event that would grow them past it is refused with too_large before
+	// the memory is spent.
+	MaxStateBytes int
+
 	// Dialect selects the event shapes accepted besides canonical AG-UI
 	// (see DialectAuto and the other Dialect names): "" or "auto" detects
 	// each event's dialect, any other name accepts that dialect only.
@@ -59,6 +65,9 @@ type Reducer struct {
 	dialect  dialectState
 	hot      Event // scratch for the token fast path
 
+	// Budget use (see budget.go).
+	stateBytes, activityBytes int64
+
 	// Runs already folded, so that a replayed stream (a reconnect that
 	// resends history) converges instead of appending its text twice.
 	doneRuns  map[string]bool
@@ -76,6 +85,9 @@ func New(opt Options) *Reducer {
 	if opt.MaxFieldBytes <= 0 {
 		opt.MaxFieldBytes = defaultMaxFieldBytes
 	}
+	if opt.MaxStateBytes <= 0 {
+		opt.MaxStateBytes = defaultMaxStateBytes
+	}
 	r := &Reducer{opt: opt}
 	r.clear()
 	return r
@@ -83,6 +95,7 @@ func New(opt Options) *Reducer {
 
 func (r *Reducer) clear() {
 	r.st = AgentState{Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0)}
+	r.stateBytes, r.activityBytes = jsontree.Size(r.st.State), 0
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
 	r.cited = make(map[*Message]struct{})
@@ -118,14 +131,44 @@ func (r *Reducer) ApplyInto(c *Change, data []byte) {
 // ApplyEvent folds an already decoded event into the state.
 func (r *Reducer) ApplyEvent(ev Event) *Change {
 	c := new(Change)
-	r.applyEvent(c, &ev)
+	r.applyChecked(c, &ev)
 	return c
 }
 
 // ApplyEventInto is ApplyEvent writing into a caller-owned Change.
 func (r *Reducer) ApplyEventInto(c *Change, ev Event) {
 	c.Reset()
-	r.applyEvent(c, &ev)
+	r.applyChecked(c, &ev)
+}
+
+// applyChecked applies an event a caller built, once checkEvent accepts it.
+func (r *Reducer) applyChecked(c *Change, ev *Event) {
+	if err := r.checkEvent(ev); err != nil {
+		c.fail(err.Code, err.Message)
+		return
+	}
+	// The state keeps parts of the event and patches them in place: a
+	// caller's tree must not be shared with it.
+	for _, v := range [...]*jsontree.Value{&ev.RawEvent, &ev.Content, &ev.Patch, &ev.Snapshot, &ev.Result, &ev.Value, &ev.RawBody} {
+		*v = jsontree.Clone(plainNil(*v))
+	}
+	ev.Metadata, ev.Input, ev.Outcome = cloneObj(ev.Metadata), cloneObj(ev.Input), cloneObj(ev.Outcome)
+	ev.Messages, ev.Usage = cloneArr(ev.Messages), cloneArr(ev.Usage)
+	r.applyEvent(c, ev)
+}
+
+func cloneObj(o *jsontree.Object) *jsontree.Object {
+	if o == nil {
+		return nil
+	}
+	return jsontree.Clone(o).(*jsontree.Object)
+}
+
+func cloneArr(a *jsontree.Array) *jsontree.Array {
+	if a == nil {
+		return nil
+	}
+	return jsontree.Clone(a).(*jsontree.Array)
 }
 
 // applyEvent runs the chunk transform, then reduces every canonical event it
@@ -176,7 +219,8 @@ func (r *Reducer) reduce(c *Change, ev *Event) {
 	case ToolCallEnd:
 		r.toolEnd(c, ev)
 	case ToolCallResult:
-		r.toolResult(c, ev.MessageID, ev.ToolCallID, ev.Content.(string), ev.Metadata)
+		content, _ := ev.Content.(string)
+		r.toolResult(c, ev.MessageID, ev.ToolCallID, content, ev.Metadata)
 	case StateSnapshot:
 		r.stateSnapshot(c, ev)
 	case StateDelta:

@@ -35,6 +35,14 @@ func (r *Reducer) runStarted(c *Change, ev *Event) {
 			}
 		}
 	}
+	var add int64
+	for _, m := range in {
+		add += m.charge
+	}
+	if add > 0 && r.overBudget(r.stateBytes, r.activityBytes+add) {
+		c.fail("too_large", "RUN_STARTED: "+r.budgetError("the input's activity content", r.stateBytes+r.activityBytes+add))
+		return
+	}
 	r.setStatus(c, StatusRunning, true)
 	if r.st.Error != nil {
 		r.st.Error = nil

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer/jsonpatch"
@@ -9,7 +10,12 @@ import (
 )
 
 func (r *Reducer) stateSnapshot(c *Change, ev *Event) {
-	r.st.State = ev.Snapshot
+	n := jsontree.Size(ev.Snapshot)
+	if r.overBudget(n, r.activityBytes) {
+		c.fail("too_large", "STATE_SNAPSHOT: "+r.budgetError("the snapshot", n+r.activityBytes))
+		return
+	}
+	r.st.State, r.stateBytes = ev.Snapshot, n
 	c.replace("/state", jsonValue(ev.Snapshot))
 	r.bridgeCitations(c)
 }
@@ -18,7 +24,11 @@ func (r *Reducer) stateSnapshot(c *Change, ev *Event) {
 // The document stays parsed, so the cost follows the touched paths, not the
 // state's size.
 func (r *Reducer) stateDelta(c *Change, ev *Event) {
-	touched, ok := r.applyPatch(c, &r.st.State, ev.Patch, "/state", "STATE_DELTA")
+	b := r.patchBounds(r.stateBytes, r.activityBytes, false)
+	touched, ok := r.applyPatch(c, &r.st.State, ev.Patch, "/state", "STATE_DELTA", b)
+	if ok {
+		r.stateBytes = b.Size
+	}
 	if ok && touched {
 		r.bridgeCitations(c)
 	}
@@ -27,14 +37,14 @@ func (r *Reducer) stateDelta(c *Change, ev *Event) {
 // applyPatch decodes and applies patch to *doc atomically. The change ops
 // are recorded under prefix. It reports success, and whether the patch
 // touched the citations (or the whole document).
-func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Value, prefix, what string) (citations, ok bool) {
+func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Value, prefix, what string, b *jsonpatch.Bounds) (citations, ok bool) {
 	ops, err := jsonpatch.Decode(patch)
 	if err != nil {
 		c.fail("patch_failed", "Failed to apply "+what+" patch: "+err.Error())
 		return false, false
 	}
 	mark := len(c.Ops)
-	newDoc, err := jsonpatch.Apply(*doc, ops, func(ch jsonpatch.Change) {
+	newDoc, err := jsonpatch.ApplyBounded(*doc, ops, func(ch jsonpatch.Change) {
 		path := prefix + ch.Path
 		if ch.Path == "" || strings.HasPrefix(ch.Path, "/citations") {
 			citations = true
@@ -51,10 +61,14 @@ func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Valu
 				c.remove(path)
 			}
 		}
-	})
+	}, b)
 	if err != nil {
 		clear(c.Ops[mark:])
 		c.Ops = c.Ops[:mark]
+		if e, _ := err.(*jsonpatch.Error); e != nil && e.Code == jsonpatch.CodeTooLarge {
+			c.fail("too_large", what+": op "+strconv.Itoa(e.Index)+" would grow the state past the limit of "+strconv.Itoa(r.opt.MaxStateBytes)+" bytes (maxStateBytes); patch refused")
+			return false, false
+		}
 		c.fail("patch_failed", "Failed to apply "+what+" patch: "+err.Error())
 		return false, false
 	}

@@ -91,6 +91,7 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	m.charge = activityCharge(m)
 	return m, nil
 }
 
@@ -248,6 +249,10 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 		}
 		out = append(out, m)
 		used[i] = true
+	}
+	if n := sumCharges(out); r.overBudget(r.stateBytes, n) {
+		c.fail("too_large", "MESSAGES_SNAPSHOT: "+r.budgetError("the activity content", r.stateBytes+n))
+		return
 	}
 	r.setMessages(out)
 	// Citations on replaced messages are stale; the bridge below restores

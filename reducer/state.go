@@ -96,7 +96,8 @@ type Message struct {
 	Metadata             *jsontree.Object
 	Streaming            bool
 
-	pos           int // index in AgentState.Messages, kept in step
+	pos           int   // index in AgentState.Messages, kept in step
+	charge        int64 // budget bytes: the size of activity content
 	paths         pathCache
 	reasoningSlot bool // created as a reasoning message (exported as role "reasoning")
 	rsTS, rsClock float64

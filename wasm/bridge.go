@@ -139,7 +139,7 @@ func newID(string) string {
 }
 
 // create makes a reducer from options JSON ({strict, dialect,
-// maxEventBytes, maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
+// maxEventBytes, maxDepth, maxFieldBytes, maxStateBytes, deterministicIds}; empty means defaults) and
 // returns its handle.
 func create(opts []byte) int32 {
 	o := reducer.Options{Clock: func() float64 { return clock() }, NewID: newID}
@@ -165,6 +165,8 @@ func create(opts []byte) int32 {
 				o.MaxDepth, bad = intOption(val)
 			case "maxFieldBytes":
 				o.MaxFieldBytes, bad = intOption(val)
+			case "maxStateBytes":
+				o.MaxStateBytes, bad = intOption(val)
 			case "dialect":
 				name, isStr := val.(string)
 				bad = !isStr || !slices.Contains(reducer.Dialects(), name) && name != ""
