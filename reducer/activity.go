@@ -37,7 +37,7 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 		}
 		// Overwritten in place by a fresh activity message; the old
 		// message's metadata is lost, as in the official client.
-		fresh := &Message{ID: m.ID, Role: "activity", ActivityType: ev.ActivityType, contentKind: contentValue, value: ev.Content, pos: m.pos}
+		fresh := &Message{ID: m.ID, Role: "activity", ActivityType: ev.ActivityType, contentKind: contentValue, value: ev.Content, pos: m.pos, born: r.epoch}
 		fresh.Metadata = cloneObject(ev.Metadata)
 		r.st.Messages[m.pos] = fresh
 		r.setCharge(m, 0)
@@ -90,6 +90,7 @@ func (r *Reducer) activityDelta(c *Change, ev *Event) {
 		c.replace(path+"/content", []byte("{}"))
 	}
 	b := r.patchBounds(cur, r.stateBytes+r.activityBytes-m.charge, true)
+	b.Journal = r.journalFor()
 	_, ok := r.applyPatch(c, &doc, patch, path+"/content", "activity '"+m.ID+"'", b)
 	if !ok {
 		clear(c.Ops[mark:])

@@ -228,6 +228,9 @@ func (r *Reducer) applyFrame(c *Change, name string, data []byte) {
 	default:
 		err = errNotMine
 	}
+	if d != dialectAGUI && len(r.checkpoints) > 0 {
+		r.dropCheckpoints() // see replay.go
+	}
 	switch {
 	case err == errIgnored:
 	case err == errNotMine:

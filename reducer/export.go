@@ -42,10 +42,13 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify, r.dialect = chunkState{}, verifier{}, dialectState{}
-	r.doneRuns, r.replaying = next.doneRuns, ""
+	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
+	r.endReplay()
+	r.dropCheckpoints()
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
 		r.doneRuns[r.st.RunID] = true
+		r.doneKeys[runKey{r.st.ThreadID, r.st.RunID}] = true
 	}
 	c := new(Change)
 	c.replace("", r.st.AppendJSON(nil))

@@ -11,11 +11,16 @@ import (
 // unreachable); every Message knows its own position, so an id resolves to a
 // JSON Pointer in O(1).
 
-func (r *Reducer) findMessage(id string) *Message { return r.msgByID[id] }
+// findMessage returns the message a handler is about to change (see touch).
+func (r *Reducer) findMessage(id string) *Message {
+	m := r.msgByID[id]
+	r.touch(m)
+	return m
+}
 
 // appendMessage adds m at the end of the conversation.
 func (r *Reducer) appendMessage(c *Change, m *Message) {
-	m.pos = len(r.st.Messages)
+	m.pos, m.born = len(r.st.Messages), r.epoch
 	r.st.Messages = append(r.st.Messages, m)
 	r.activityBytes += m.charge
 	if _, ok := r.msgByID[m.ID]; !ok {
@@ -32,7 +37,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 	}
 	msgs := append(r.st.Messages, nil)
 	copy(msgs[pos+1:], msgs[pos:])
-	msgs[pos] = m
+	msgs[pos], m.born = m, r.epoch
 	r.st.Messages = msgs
 	r.activityBytes += m.charge
 	for i := pos; i < len(msgs); i++ {
@@ -140,6 +145,7 @@ func (r *Reducer) textEnd(c *Change, ev *Event) {
 
 func (r *Reducer) stopStreaming(c *Change, m *Message) {
 	if m.Streaming {
+		r.touch(m)
 		m.Streaming = false
 		c.replace(messagePath(m)+"/streaming", jsonBool(false))
 	}
@@ -257,7 +263,7 @@ func (r *Reducer) thinking(c *Change, ev *Event) {
 func (r *Reducer) encryptedValue(c *Change, ev *Event) {
 	switch ev.Subtype {
 	case "tool-call":
-		t := r.toolByID[ev.EntityID]
+		t := r.tool(ev.EntityID)
 		if t == nil {
 			return
 		}

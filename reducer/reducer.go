@@ -3,6 +3,7 @@ package reducer
 import (
 	"strconv"
 
+	"github.com/agui-reducer/agui/reducer/jsonpatch"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -68,10 +69,17 @@ type Reducer struct {
 	// Budget use (see budget.go).
 	stateBytes, activityBytes int64
 
-	// Runs already folded, so that a replayed stream (a reconnect that
-	// resends history) converges instead of appending its text twice.
-	doneRuns  map[string]bool
-	replaying string // run id being skipped
+	// Replays (see replay.go): the runs folded to their end, by key and
+	// by run id (ids the reducer must not give a new run); the run being
+	// skipped; the checkpoints of open runs, the undo records of their
+	// patches, and the epochs entities are born in.
+	doneKeys      map[runKey]bool
+	doneRuns      map[string]bool
+	replaying     string // run id being skipped ("" none)
+	replayThread  string
+	checkpoints   []*checkpoint
+	journal       jsonpatch.Journal
+	epoch, newest uint64
 }
 
 // New returns a Reducer with an empty state.
@@ -102,8 +110,10 @@ func (r *Reducer) clear() {
 	r.chunks = chunkState{}
 	r.verify = verifier{}
 	r.dialect = dialectState{}
+	r.doneKeys = make(map[runKey]bool)
 	r.doneRuns = make(map[string]bool)
-	r.replaying = ""
+	r.endReplay()
+	r.dropCheckpoints()
 }
 
 // State returns the current state. It must not be modified, and it changes
@@ -242,31 +252,6 @@ func (r *Reducer) reduce(c *Change, ev *Event) {
 	}
 }
 
-// skipReplay reports whether ev belongs to a run the reducer has already
-// folded to its end: a RUN_STARTED naming a finished run starts skipping,
-// up to and including that run's RUN_FINISHED or RUN_ERROR.
-func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
-	if r.replaying != "" {
-		if ev.Type == RunFinished || ev.Type == RunError {
-			r.replaying = ""
-		}
-		return true
-	}
-	switch ev.Type {
-	case RunStarted:
-		if ev.RunID != "" && r.doneRuns[ev.RunID] {
-			r.replaying = ev.RunID
-			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; skipping its replay")
-			return true
-		}
-	case RunFinished, RunError:
-		if r.st.RunID != "" && r.st.Status == StatusRunning {
-			r.doneRuns[r.st.RunID] = true
-		}
-	}
-	return false
-}
-
 // custom turns a CUSTOM event into a custom event for the host.
 func (r *Reducer) custom(c *Change, ev *Event) {
 	if ev.CustomName == "state_update" {
@@ -292,7 +277,7 @@ func (r *Reducer) nextID(kind string) string {
 	for {
 		r.seq++
 		id := kind + "-" + strconv.Itoa(len(r.st.Messages)+r.seq)
-		if r.msgByID[id] == nil && r.toolByID[id] == nil {
+		if r.msgByID[id] == nil && r.toolByID[id] == nil && (kind != "run" || !r.doneRuns[id] && r.findRunID(id) < 0) {
 			return id
 		}
 	}

@@ -127,6 +127,7 @@ func (r *Reducer) closeOpen(c *Change, failed bool) {
 		if t.Status != ToolRunning {
 			continue
 		}
+		r.touchTool(t)
 		path := toolCallPath(t)
 		if failed {
 			// The arguments never finished: keep what arrived rather than

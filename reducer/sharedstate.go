@@ -25,6 +25,7 @@ func (r *Reducer) stateSnapshot(c *Change, ev *Event) {
 // state's size.
 func (r *Reducer) stateDelta(c *Change, ev *Event) {
 	b := r.patchBounds(r.stateBytes, r.activityBytes, false)
+	b.Journal = r.journalFor()
 	touched, ok := r.applyPatch(c, &r.st.State, ev.Patch, "/state", "STATE_DELTA", b)
 	if ok {
 		r.stateBytes = b.Size
@@ -99,6 +100,7 @@ func (r *Reducer) bridgeCitations(c *Change) {
 		}
 		delete(r.cited, m)
 		if m.Citations != nil && m.pos < len(r.st.Messages) && r.st.Messages[m.pos] == m {
+			r.touch(m)
 			m.Citations = nil
 			c.remove(messagePath(m) + "/citations")
 		}

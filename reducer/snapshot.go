@@ -103,7 +103,7 @@ func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
 		return
 	}
 	if m.Role == "tool" {
-		if t := r.toolByID[m.ToolCallID]; t != nil {
+		if t := r.tool(m.ToolCallID); t != nil {
 			content, _ := o.Get("content")
 			s, _ := content.(string)
 			if !t.HasResult || t.Result != s || t.ResultMessageID != m.ID {
@@ -140,7 +140,7 @@ func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
 		metaObj, _ := meta.(*jsontree.Object)
 		enc, hasEnc := tc.Get("encryptedValue")
 		encStr, _ := enc.(string)
-		t := r.toolByID[sid]
+		t := r.tool(sid)
 		if t == nil {
 			t = &ToolCall{ID: sid, Name: name, ParentMessageID: m.ID, Status: ToolComplete, args: []byte(args)}
 			t.Metadata = metaObj

@@ -58,6 +58,33 @@ type Bounds struct {
 	// ObjectRoot refuses with CodeRootNotObject a patch whose result is
 	// not an object.
 	ObjectRoot bool
+	// Journal, if not nil, keeps the undo records of a successful patch,
+	// so that the caller can later undo it with the patches before and
+	// after it (see Journal).
+	Journal *Journal
+}
+
+// A Journal collects the undo records of successive patches. Rolled back,
+// it puts every container those patches changed in place back as it was,
+// newest change first; a patch that replaced the root leaves the old root
+// to the caller, who keeps it. It holds the values the patches removed.
+type Journal struct{ undos []undo }
+
+// Len is the number of undo records held.
+func (j *Journal) Len() int { return len(j.undos) }
+
+// Rollback undoes every record after the first n and forgets them.
+func (j *Journal) Rollback(n int) {
+	a := applier{journal: j.undos[n:]}
+	a.rollback()
+	clear(j.undos[n:])
+	j.undos = j.undos[:n]
+}
+
+// Reset forgets every record, undoing nothing.
+func (j *Journal) Reset() {
+	clear(j.undos)
+	j.undos = j.undos[:0]
 }
 
 // ApplyBounded is Apply within bounds (nil: none). On failure b is
@@ -84,6 +111,9 @@ func ApplyBounded(doc jsontree.Value, ops []Op, rec Recorder, b *Bounds) (jsontr
 	}
 	if b != nil && a.bounded {
 		b.Size = a.size
+	}
+	if b != nil && b.Journal != nil {
+		b.Journal.undos = append(b.Journal.undos, a.journal...)
 	}
 	return a.root, nil
 }

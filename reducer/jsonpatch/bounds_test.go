@@ -72,3 +72,26 @@ func TestBoundsObjectRoot(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, `{"y":1}`, string(jsontree.AppendJSON(nil, got)))
 }
+
+// A Journal undoes successive patches, a root replacement included, once
+// the caller puts the old root back.
+func TestJournalRollback(t *testing.T) {
+	orig := `{"a":{"b":[1,2]},"c":3}`
+	doc, _ := jsontree.Parse([]byte(orig), jsontree.ParseOptions{})
+	var j Journal
+	cur := doc
+	for _, p := range []string{
+		`[{"op":"add","path":"/a/b/-","value":3},{"op":"remove","path":"/c"}]`,
+		`[{"op":"move","from":"/a","path":"/z"},{"op":"copy","from":"/z","path":"/y"}]`,
+		`[{"op":"replace","path":"/z/b/0","value":9},{"op":"move","from":"/z","path":""}]`,
+		`[{"op":"add","path":"/n","value":{}}]`,
+	} {
+		var err error
+		cur, err = ApplyBounded(cur, mustOps(t, p), nil, &Bounds{Journal: &j})
+		require.NoError(t, err, p)
+	}
+	require.NotEqual(t, orig, string(jsontree.AppendJSON(nil, cur)))
+	j.Rollback(0)
+	require.Equal(t, 0, j.Len())
+	require.Equal(t, orig, string(jsontree.AppendJSON(nil, doc)))
+}
