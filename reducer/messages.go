@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -277,6 +278,25 @@ func (r *Reducer) encryptedValue(c *Change, ev *Event) {
 		m.EncryptedValue, m.HasEncryptedValue = ev.EncryptedValue, true
 		c.add(messagePath(m)+"/encryptedValue", jsonString(ev.EncryptedValue))
 	}
+}
+
+// cloneMessage is a deep copy of m, sharing nothing it changes in place.
+func cloneMessage(m *Message) *Message {
+	c := *m
+	c.text = slices.Clone(m.text)
+	c.reasoning = slices.Clone(m.reasoning)
+	c.value = jsontree.Clone(m.value)
+	c.ToolCallIDs = slices.Clone(m.ToolCallIDs)
+	c.Metadata = cloneObject(m.Metadata)
+	if m.Metadata != nil && c.Metadata == nil {
+		c.Metadata = jsontree.NewObject(0)
+	}
+	if m.Citations != nil {
+		c.Citations = jsontree.Clone(m.Citations).(*jsontree.Array)
+	}
+	c.ErrorValue = jsontree.Clone(m.ErrorValue)
+	c.paths = pathCache{}
+	return &c
 }
 
 func cloneObject(o *jsontree.Object) *jsontree.Object {

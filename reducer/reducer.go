@@ -62,7 +62,6 @@ type Reducer struct {
 	cited    map[*Message]struct{}
 	chunks   chunkState
 	verify   verifier
-	seq      int // counter behind deterministic ids
 	dialect  dialectState
 	hot      Event // scratch for the token fast path
 
@@ -274,9 +273,11 @@ func (r *Reducer) nextID(kind string) string {
 			return id
 		}
 	}
-	for {
-		r.seq++
-		id := kind + "-" + strconv.Itoa(len(r.st.Messages)+r.seq)
+	// Derived from the state alone (the first free number from the
+	// message count up), so that a reducer restored from a snapshot names
+	// things as the original would.
+	for n := len(r.st.Messages) + 1; ; n++ {
+		id := kind + "-" + strconv.Itoa(n)
 		if r.msgByID[id] == nil && r.toolByID[id] == nil && (kind != "run" || !r.doneRuns[id] && r.findRunID(id) < 0) {
 			return id
 		}

@@ -54,7 +54,6 @@ type checkpoint struct {
 	journal    int // r.journal.Len() at the checkpoint
 
 	stateBytes, activityBytes int64
-	seq                       int
 	chunks                    chunkState
 	verify                    verifier
 	dialect                   dialectState
@@ -140,6 +139,11 @@ func (r *Reducer) newTurn() {
 // stream call it.
 func (r *Reducer) endReplay() { r.replaying, r.replayThread = "", "" }
 
+// EndReplay ends the skipping of a replayed run, if one is under way: a
+// host calls it when the user stops a run. Stream.Close and the local
+// actions do it themselves.
+func (r *Reducer) EndReplay() { r.endReplay() }
+
 // findRunID finds the checkpoint of an open run with that id.
 func (r *Reducer) findRunID(id string) int {
 	for i, cp := range r.checkpoints {
@@ -177,7 +181,6 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		journal:    r.journal.Len(),
 
 		stateBytes: r.stateBytes, activityBytes: r.activityBytes,
-		seq:     r.seq,
 		chunks:  r.chunks,
 		verify:  cloneVerifier(r.verify),
 		dialect: r.dialect,
@@ -303,7 +306,7 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
-	r.seq, r.chunks, r.verify, r.dialect = cp.seq, cp.chunks, cp.verify, cp.dialect
+	r.chunks, r.verify, r.dialect = cp.chunks, cp.verify, cp.dialect
 	clear(r.msgByID)
 	clear(r.cited)
 	for i, m := range r.st.Messages {

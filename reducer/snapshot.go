@@ -235,6 +235,13 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 			continue
 		}
 		if i, ok := last[m.ID]; ok {
+			if kept[m.ID] {
+				// Local duplicates of the id each get the snapshot's
+				// version, as their own message: one Message in two
+				// slots would change both while change records name one.
+				out = append(out, cloneMessage(snap[i]))
+				continue
+			}
 			out = append(out, snap[i])
 			kept[m.ID] = true
 		}

@@ -304,6 +304,7 @@ func running(h int32) int32 {
 // when no run is going on.
 func stop(h int32) int32 {
 	inst := lookup(h)
+	inst.r.EndReplay()
 	if st := inst.r.State(); st.Status == reducer.StatusRunning {
 		ev := append([]byte(nil), `{"type":"RUN_FINISHED","threadId":`...)
 		ev = jsontree.AppendString(ev, st.ThreadID)
