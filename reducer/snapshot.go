@@ -196,7 +196,11 @@ func parseArgsOrEmpty(text []byte, depth int) jsontree.Value {
 // isReasoningOnly reports whether m is a pure reasoning slot: what the
 // official client holds as a role "reasoning" message.
 func (m *Message) isReasoningOnly() bool {
-	return m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
+	// Read from what the snapshot shows (an assistant message with
+	// reasoning, no text, no tool calls), so that a restored reducer,
+	// which cannot tell how the message was made, agrees.
+	return m.Role == "assistant" && m.hasReasoning && len(m.ToolCallIDs) == 0 &&
+		(m.contentKind == contentNone || m.contentKind == contentText && len(m.text) == 0)
 }
 
 // messagesSnapshot merges a server snapshot the way the official client
