@@ -1,4 +1,5 @@
-// Module worker that hosts wasm reducers for createWorkerReducer() (agui.js).
+// Module worker that hosts wasm reducers for createWorkerReducer()
+// (src/worker-host.js).
 // The page posts calls; this worker reduces and posts back change records as
 // JSON text, which the page applies to its mirror. A run() fetches and parses
 // the SSE body here too, so the page's main thread does no reducing at all.
@@ -14,9 +15,9 @@
 // A failed call answers {id, ok:false, error:{message, code}, text?} where
 // text is a change record to apply first (it resynchronises after a panic).
 
-import { __internal } from './agui.js';
-
-const { loadCore, runStream, eventData, chunkData } = __internal;
+import { loadCore } from './src/loader.js';
+import { eventData, chunkData } from './src/records.js';
+import { runStream } from './src/transport.js';
 
 /** Serves the protocol on port (the worker scope, or a MessagePort in tests). */
 export function serve(port) {

@@ -19,7 +19,9 @@
 //	-addr 127.0.0.1:8080   listen address (":0" picks a free port; the URL is printed)
 //	-scenario auto         a scenario name, a .jsonl file of AG-UI events, or auto
 //	-speed 1               delay multiplier: 2 is twice as slow, 0 sends at once
-//	-web DIR               the web/ directory (default: found from the module root)
+//	-web DIR               the folder served at / (default: web/ of the module, whose / is the demo page)
+//	-cors ORIGINS          other origins whose pages may use /agent (default: none, same origin only)
+//	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
 package main
@@ -49,9 +51,11 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "listen address (\":0\" picks a free port)")
 	scen := flag.String("scenario", "auto", "scenario name, path of a .jsonl file of AG-UI events, or auto (chosen by the page or by the user's message)")
 	speed := flag.Float64("speed", 1, "delay multiplier: 1 paces like a model, 0.5 is twice as fast, 0 sends everything at once")
-	webDir := flag.String("web", "", "directory served at / (default: web/ of the module)")
+	webDir := flag.String("web", "", "directory served at /: its index.html, or the demo page when it has demo/index.html (default: web/ of the module)")
 	scenDir := flag.String("scenarios", "", "directory of recorded runs (default: testdata/scenarios of the module)")
 	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent is proxied there (no CORS needed)")
+	corsFlag := flag.String("cors", "", "origins (comma-separated scheme://host:port, or *) whose pages may use /agent; default: same origin only")
+	csp := flag.String("csp", "", "Content-Security-Policy of the HTML pages served (default: the demo page's strict policy; \"off\" sends none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
 		flag.PrintDefaults()
@@ -65,8 +69,14 @@ func main() {
 		log.Fatal("-speed must be >= 0")
 	}
 
+	cors, err := parseCORS(*corsFlag)
+	if err != nil {
+		log.Fatal(err)
+	}
+
 	root := moduleRoot()
-	if *webDir == "" {
+	customWeb := *webDir != ""
+	if !customWeb {
 		if root == "" {
 			log.Fatal("cannot find the module root (go.mod of " + modulePath + "); run from the repository or pass -web and -scenarios")
 		}
@@ -78,11 +88,14 @@ func main() {
 	if *scenDir == "" {
 		log.Fatal("cannot find the module root (go.mod of " + modulePath + "); pass -scenarios")
 	}
-	if _, err := os.Stat(filepath.Join(*webDir, "demo", "index.html")); err != nil {
-		log.Fatalf("no demo page in %s: %v", *webDir, err)
+	if st, err := os.Stat(*webDir); err != nil || !st.IsDir() {
+		log.Fatalf("-web: %s is not a directory", *webDir)
 	}
-	if _, err := os.Stat(filepath.Join(*webDir, "dist", "agui.wasm")); err != nil {
-		log.Printf("warning: %s is missing; build it first (make wasm)", filepath.Join(*webDir, "dist", "agui.wasm"))
+	if _, err := os.Stat(filepath.Join(*webDir, "demo", "index.html")); err == nil || !customWeb {
+		// Serving the demo page: it needs the module.
+		if _, err := os.Stat(filepath.Join(*webDir, "dist", "agui.wasm")); err != nil {
+			log.Printf("warning: %s is missing; build it first (make wasm)", filepath.Join(*webDir, "dist", "agui.wasm"))
+		}
 	}
 
 	cat, err := loadCatalog(*scenDir)
@@ -101,7 +114,7 @@ func main() {
 		log.Fatalf("unknown scenario %q; have: auto, %s", name, strings.Join(cat.order, ", "))
 	}
 
-	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, logf: log.Printf}
+	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp, logf: log.Printf}
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -18,11 +18,13 @@ import (
 
 // config is what the flags set.
 type config struct {
-	webDir   string   // served at /
-	catalog  *catalog // recorded runs
-	scenario string   // "auto" or a scenario name: the default when the page names none
-	speed    float64  // delay multiplier: 1 paces like a model, 0 sends at once
-	upstream *url.URL // when set, POST /agent is proxied there instead
+	webDir   string     // served at /
+	catalog  *catalog   // recorded runs
+	scenario string     // "auto" or a scenario name: the default when the page names none
+	speed    float64    // delay multiplier: 1 paces like a model, 0 sends at once
+	upstream *url.URL   // when set, POST /agent is proxied there instead
+	cors     corsPolicy // other origins allowed to use /agent (-cors)
+	csp      string     // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
 	logf     func(string, ...any)
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
@@ -48,17 +50,29 @@ func newServer(cfg config) http.Handler {
 				r.Out.URL = &url.URL{Scheme: up.Scheme, Host: up.Host, Path: up.Path, RawQuery: up.RawQuery}
 				r.Out.Host = up.Host
 			},
-			FlushInterval: -1, // stream every chunk as it arrives
+			FlushInterval:  -1, // stream every chunk as it arrives
+			ModifyResponse: dropUpstreamCORS,
 		}
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /agent", s.agent)
+	agent := cfg.cors.withCORS("POST", nil, http.HandlerFunc(s.agent))
+	mux.Handle("POST /agent", agent)
+	mux.Handle("OPTIONS /agent", agent)
 	mux.HandleFunc("GET /agent", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "POST")
 		httpError(w, http.StatusMethodNotAllowed, "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
 	})
-	mux.HandleFunc("GET /scenarios", s.scenarios)
-	mux.Handle("GET /", staticHandler(cfg.webDir))
+	scenarios := cfg.cors.withCORS("GET", nil, http.HandlerFunc(s.scenarios))
+	mux.Handle("GET /scenarios", scenarios)
+	mux.Handle("OPTIONS /scenarios", scenarios)
+	csp := cfg.csp
+	switch csp {
+	case "":
+		csp = pagePolicy
+	case "off":
+		csp = ""
+	}
+	mux.Handle("GET /", staticHandler(cfg.webDir, csp))
 	return mux
 }
 

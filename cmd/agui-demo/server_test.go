@@ -619,7 +619,7 @@ func TestStaticEscapes(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "web"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("no"), 0o644))
-	h := staticHandler(filepath.Join(dir, "web"))
+	h := staticHandler(filepath.Join(dir, "web"), pagePolicy)
 	for _, p := range []string{"/../secret.txt", "/web/../../secret.txt", "/%2e%2e/secret.txt"} {
 		req := httptest.NewRequest("GET", "/", nil)
 		req.URL.Path = p

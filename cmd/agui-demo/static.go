@@ -34,13 +34,15 @@ var contentTypes = map[string]string{
 const pagePolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src *; " +
 	"img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 
-// staticHandler serves dir: "/" redirects to the demo page, a directory
+// staticHandler serves dir: "/" is dir/index.html, or redirects to the demo
+// page when dir has none but has demo/index.html (web/ itself), a directory
 // serves its index.html (there are no listings), and a file is sent
 // precompressed (name.br, name.gz) when the client accepts it.
-func staticHandler(dir string) http.Handler {
+func staticHandler(dir, csp string) http.Handler {
 	root := os.DirFS(dir)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/" {
+		if r.URL.Path == "/" && !isFile(root, "index.html") && isFile(root, "demo/index.html") {
+			// web/ itself has no index: its page is the demo.
 			target := "/demo/"
 			if r.URL.RawQuery != "" { // ?endpoint=…&scenario=… are the page's
 				target += "?" + r.URL.RawQuery
@@ -49,6 +51,9 @@ func staticHandler(dir string) http.Handler {
 			return
 		}
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if name == "" {
+			name = "."
+		}
 		if !fs.ValidPath(name) || hiddenPath(name) {
 			http.NotFound(w, r)
 			return
@@ -87,8 +92,8 @@ func staticHandler(dir string) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "no-cache") // a rebuilt module is picked up on reload
 		h.Set("Vary", "Accept-Encoding")
-		if ext == ".html" {
-			h.Set("Content-Security-Policy", pagePolicy)
+		if ext == ".html" && csp != "" {
+			h.Set("Content-Security-Policy", csp)
 		}
 
 		serve := name
@@ -121,11 +126,16 @@ func staticHandler(dir string) http.Handler {
 	})
 }
 
+func isFile(root fs.FS, name string) bool {
+	st, err := fs.Stat(root, name)
+	return err == nil && !st.IsDir()
+}
+
 // hiddenPath rejects dot files and installed packages: the server shows the
 // page, not the working tree.
 func hiddenPath(name string) bool {
 	for _, seg := range strings.Split(name, "/") {
-		if strings.HasPrefix(seg, ".") || seg == "node_modules" {
+		if (seg != "." && strings.HasPrefix(seg, ".")) || seg == "node_modules" {
 			return true
 		}
 	}

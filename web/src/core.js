@@ -1,0 +1,158 @@
+// The wasm bridge: calls the //go:wasmexport functions of one loaded module,
+// passing arguments through a Go-owned input buffer and reading JSON text
+// results from a Go-owned output buffer (wasm/bridge.go describes the
+// calling convention). Many reducers (handles) per module.
+
+import { diagnosticError } from './records.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class Core {
+  constructor(go, instance, exitCode) {
+    this.go = go;
+    this.x = instance.exports;
+    this.exitCode = exitCode;
+    this.buffer = null;
+    this.u8 = null;
+    this.inView = null; // the input buffer's bytes, while memory does not grow
+    this.inPtr = this.x.inPtr() >>> 0;
+    this.inCap = this.x.inCap();
+    this.compact = typeof this.x.applyCompact === 'function';
+    // applyCompact's single text append, when it returned COMPACT
+    this.appendKey = '';
+    this.appendIndex = 0;
+    this.appendText = '';
+  }
+
+  get exited() { return this.go.exited === true; }
+
+  check() {
+    if (this.go.exited) {
+      const code = this.exitCode();
+      throw new Error('agui reducer: the Go runtime has exited'
+        + (code == null ? '' : ` (exit code ${code})`)
+        + '; this module cannot reduce any more: load it again with loadReducer()');
+    }
+  }
+
+  /** The whole wasm memory; re-created when memory grows (which detaches views). */
+  view() {
+    // Growing the memory detaches the old buffer, and a view of a detached
+    // buffer has length 0: cheaper to test than reading mem.buffer (a
+    // getter into the engine) on every call.
+    if (this.u8 === null || this.u8.length === 0) {
+      this.buffer = this.x.mem.buffer;
+      this.u8 = new Uint8Array(this.buffer);
+      this.inView = null;
+    }
+    return this.u8;
+  }
+
+  grow(n) {
+    this.inPtr = this.x.growIn(n) >>> 0;
+    this.check();
+    this.inCap = this.x.inCap();
+    this.inView = null;
+  }
+
+  /** The input buffer from offset off (a cached view for off 0). */
+  input(off) {
+    const u8 = this.view();
+    if (off !== 0) return u8.subarray(this.inPtr + off, this.inPtr + this.inCap);
+    return this.inView ??= u8.subarray(this.inPtr, this.inPtr + this.inCap);
+  }
+
+  /** Writes a string (as UTF-8) or bytes at offset off of the input buffer. */
+  put(off, v) {
+    if (typeof v === 'string') {
+      if (off + v.length * 3 > this.inCap) {
+        if (off + v.length <= this.inCap) { // ASCII-heavy text may still fit
+          const r = encoder.encodeInto(v, this.input(off));
+          if (r.read === v.length) return r.written;
+        }
+        this.grow(off + v.length * 3);
+      }
+      return encoder.encodeInto(v, this.input(off)).written;
+    }
+    if (off + v.byteLength > this.inCap) this.grow(off + v.byteLength);
+    this.view().set(v, this.inPtr + off);
+    return v.byteLength;
+  }
+
+  /** Decodes the result of a call that returned n; ok is false for n < 0. */
+  result(n) {
+    this.check();
+    const len = n < 0 ? -n : n;
+    const p = this.x.outPtr() >>> 0;
+    return { ok: n >= 0, text: decoder.decode(this.view().subarray(p, p + len)) };
+  }
+
+  create(optionsJSON) {
+    this.check();
+    const n = this.x.create(this.put(0, optionsJSON));
+    this.check();
+    if (n <= 0) throw diagnosticError(JSON.parse(this.result(n).text));
+    return n;
+  }
+
+  apply(h, data, name) {
+    this.check();
+    const nameLen = name ? this.put(0, name) : 0;
+    return this.result(this.x.apply(h, nameLen, this.put(nameLen, data)));
+  }
+
+  /**
+   * apply through the applyCompact export: returns COMPACT when the record
+   * is a single text append (then in appendKey, appendIndex, appendText),
+   * else what apply returns.
+   */
+  applyCompact(h, data, name) {
+    if (!this.compact) return this.apply(h, data, name);
+    this.check();
+    const nameLen = name ? this.put(0, name) : 0;
+    const n = this.x.applyCompact(h, nameLen, this.put(nameLen, data));
+    if (n >= 6) {
+      this.check();
+      const p = this.x.outPtr() >>> 0;
+      const u8 = this.view();
+      if (u8[p] === 1) {
+        this.appendKey = u8[p + 1] === 1 ? 'content' : 'reasoning';
+        this.appendIndex = (u8[p + 2] | (u8[p + 3] << 8) | (u8[p + 4] << 16) | (u8[p + 5] << 24)) >>> 0;
+        this.appendText = decodeText(u8, p + 6, p + n);
+        return COMPACT;
+      }
+    }
+    return this.result(n);
+  }
+
+  /** Calls export fn(h) or, with arg (JSON text or bytes), fn(h, length). */
+  call(fn, h, arg) {
+    this.check();
+    const n = arg === undefined ? this.x[fn](h) : this.x[fn](h, this.put(0, arg));
+    return this.result(n);
+  }
+
+  /** Calls an export that returns a plain number. */
+  number(fn, h) {
+    this.check();
+    const n = this.x[fn](h);
+    this.check();
+    return n;
+  }
+}
+
+/** What Core.applyCompact returns for a single text append. */
+export const COMPACT = Object.freeze({ ok: true, text: null });
+
+/** UTF-8 → string; short ASCII text without TextDecoder's fixed cost. */
+function decodeText(u8, start, end) {
+  if (end - start > 32) return decoder.decode(u8.subarray(start, end));
+  let s = '';
+  for (let i = start; i < end; i++) {
+    const c = u8[i];
+    if (c >= 0x80) return decoder.decode(u8.subarray(start, end));
+    s += String.fromCharCode(c);
+  }
+  return s;
+}

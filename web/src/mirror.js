@@ -1,0 +1,209 @@
+// Mirror: the JS copy of the agent state, kept up to date from change
+// records (queued as they arrive, applied when the state is read), plus
+// subscribe/on. The same-thread and worker reducers extend it.
+
+import { applyOps, applyAppends } from './ops.js';
+
+const EVENT_TYPES = new Set(['custom', 'diagnostic', 'change', 'error']);
+
+// Change ops wait in the mirror until the state is read; past this many
+// unread ops they are applied anyway, so an unread mirror stays bounded.
+const MAX_PENDING = 1024;
+
+export class Mirror {
+  #state; // the state as last built
+  // Change ops not yet applied to #state. Records are queued as they
+  // arrive and applied when the state is next read, all at once: each
+  // container on their paths is copied once per read, not once per event,
+  // so a stream nobody reads between events costs O(1) per event however
+  // long the conversation (the messages array alone is 1,200 entries at
+  // 400 turns).
+  #pending = [];
+  // While every pending op is a compact text append: their message index,
+  // key pairs (applyAppends); null once another op is queued.
+  #appends = [];
+  #version = 0;
+  #listeners = new Set();
+  #handlers = new Map();
+  #stale = false; // waiting for a snapshot after a record failed to apply
+  #committing = 0; // _commit/_commitAppend calls in progress (handlers may nest them)
+  #resyncDue = false; // a build failed during a commit: resynchronise when it ends
+  #reading = false; // resynchronising inside a read of state
+
+  constructor(state) {
+    this.#state = state;
+    // Bound, for useSyncExternalStore(r.subscribe, r.getSnapshot).
+    this.subscribe = this.subscribe.bind(this);
+    this.getSnapshot = this.getSnapshot.bind(this);
+    this.getVersion = this.getVersion.bind(this);
+  }
+
+  /** The current state: a plain object, replaced (never mutated) on change. */
+  get state() { return this.#pending.length === 0 ? this.#state : this.#build(); }
+
+  getSnapshot() { return this.#pending.length === 0 ? this.#state : this.#build(); }
+
+  /** A number that changes whenever the state does (without building it). */
+  get version() { return this.#version; }
+
+  getVersion() { return this.#version; }
+
+  /** Applies the pending ops to the state, copying each touched container once. */
+  #build() {
+    const ops = this.#pending;
+    const appends = this.#appends;
+    try {
+      this.#state = appends !== null ? applyAppends(this.#state, ops, appends) : applyOps(this.#state, ops, new WeakSet());
+    } catch (err) {
+      // The mirror no longer matches the reducer (a bug, or a caller that
+      // mutated the state): the pending ops are dropped, records arriving
+      // until the snapshot are dropped too (#stale), and a snapshot
+      // replaces the mirror.
+      this.#pending = [];
+      this.#appends = [];
+      this.#stale = true;
+      const error = new Error(`agui reducer: change record did not apply (${err.message}); resynchronising from a snapshot`);
+      if (this.#committing > 0) {
+        // Inside apply()/feed(): the reducer has folded the whole batch
+        // already, so the snapshot is taken once the batch is queued.
+        this.#resyncDue = true;
+        this._report(error);
+      } else {
+        // A plain read (maybe React's getSnapshot during a render): answer
+        // with the snapshot now, but report and notify after the read.
+        queueMicrotask(() => this._report(error));
+        this.#reading = true;
+        try {
+          this._resync(); // calls _replaceState, now or later
+        } finally {
+          this.#reading = false;
+        }
+      }
+      return this.#state;
+    }
+    // The arrays are reused: a state read after every event is common.
+    ops.length = 0;
+    if (appends !== null) appends.length = 0;
+    else this.#appends = [];
+    return this.#state;
+  }
+
+  subscribe(listener) {
+    if (typeof listener !== 'function') throw new TypeError('agui reducer: subscribe() takes a function');
+    const entry = { listener }; // the same function may subscribe twice
+    this.#listeners.add(entry);
+    return () => { this.#listeners.delete(entry); };
+  }
+
+  on(type, handler) {
+    if (!EVENT_TYPES.has(type)) throw new TypeError(`agui reducer: unknown event type '${type}'`);
+    if (typeof handler !== 'function') throw new TypeError('agui reducer: on() takes a function');
+    let set = this.#handlers.get(type);
+    if (!set) this.#handlers.set(type, (set = new Set()));
+    const entry = { handler };
+    set.add(entry);
+    return () => { set.delete(entry); };
+  }
+
+  _report(err) {
+    const set = this.#handlers.get('error');
+    if (set && set.size > 0) {
+      for (const { handler } of [...set]) {
+        try { handler(err); } catch (e) { console.error('agui reducer: error handler threw', e); }
+      }
+    } else {
+      console.error('agui reducer:', err);
+    }
+  }
+
+  _emit(type, value) {
+    const set = this.#handlers.get(type);
+    if (!set || set.size === 0) return;
+    for (const { handler } of [...set]) {
+      try { handler(value); } catch (err) { this._report(err); }
+    }
+  }
+
+  _notify() {
+    const listeners = this.#listeners;
+    if (listeners.size === 0) return;
+    if (listeners.size === 1) { // the common case, without copying the set
+      const { listener } = listeners.values().next().value;
+      try { listener(); } catch (err) { this._report(err); }
+      return;
+    }
+    for (const { listener } of [...listeners]) {
+      try { listener(); } catch (err) { this._report(err); }
+    }
+  }
+
+  /** Queues the ops of change records in order, then notifies subscribers once. */
+  _commit(records) {
+    let changed = false;
+    this.#committing++;
+    try {
+      for (const rec of records) {
+        if (rec.ops && rec.ops.length > 0 && !this.#stale) {
+          const pending = this.#pending;
+          for (const op of rec.ops) pending.push(op);
+          this.#appends = null;
+          this.#version++;
+          changed = true;
+          if (pending.length > MAX_PENDING) this.#build();
+        }
+        if (rec.events) for (const ev of rec.events) this._emit('custom', ev);
+        if (rec.diagnostics) for (const d of rec.diagnostics) this._emit('diagnostic', d);
+        this._emit('change', rec);
+      }
+    } finally {
+      this.#committing--;
+    }
+    this.#settle(changed);
+  }
+
+  /**
+   * _commit of rec = {ops:[{op:'append', path:'/messages/<index>/<key>',
+   * value}]} from the compact path, without parsing its path: the
+   * streamed-token fast path.
+   */
+  _commitAppend(rec, key, index) {
+    const changed = !this.#stale;
+    this.#committing++;
+    try {
+      if (changed) {
+        const pending = this.#pending;
+        pending.push(rec.ops[0]);
+        if (this.#appends !== null) this.#appends.push(index, key);
+        this.#version++;
+        if (pending.length > MAX_PENDING) this.#build();
+      }
+      this._emit('change', rec);
+    } finally {
+      this.#committing--;
+    }
+    this.#settle(changed);
+  }
+
+  /** The end of a commit: resynchronise if a build failed during it, else notify. */
+  #settle(changed) {
+    if (this.#resyncDue && this.#committing === 0) {
+      this.#resyncDue = false;
+      this._resync(); // calls _replaceState (which notifies), now or later
+    } else if (changed && !this.#stale) {
+      this._notify();
+    }
+  }
+
+  /** Replaces the whole mirror (a snapshot after a failed op). */
+  _replaceState(state) {
+    this.#stale = false;
+    this.#pending = [];
+    this.#appends = [];
+    if (state !== this.#state) {
+      this.#state = state;
+      this.#version++;
+      if (this.#reading) queueMicrotask(() => this._notify()); // not from inside a read
+      else this._notify();
+    }
+  }
+}

@@ -1,0 +1,206 @@
+// Worker reducers: the wasm runs in agui-worker.js, the mirror stays here.
+
+import { defaultWasmURL, baseURL } from './loader.js';
+import { chunkData, compactBytes, badEventRecord, badSnapshotRecord } from './records.js';
+import { Mirror } from './mirror.js';
+import { plainHeaders } from './transport.js';
+
+class WorkerHost {
+  #port;
+  #pending = new Map();
+  #reducers = new Map();
+  #seq = 0;
+  #broken = null;
+
+  constructor({ worker, workerURL, wasmURL } = {}) {
+    this.#port = worker ?? new Worker(workerURL ?? new URL('../agui-worker.js', import.meta.url), { type: 'module' });
+    this.#port.addEventListener('message', (e) => this.#onMessage(e.data));
+    this.#port.addEventListener('error', (e) => this.#fail(new Error(`agui reducer: worker error: ${e.message ?? 'failed to load'}`)));
+    this.#port.addEventListener('messageerror', () => this.#fail(new Error('agui reducer: worker message could not be decoded')));
+    this.#port.start?.();
+    this.#port.postMessage({ op: 'init', wasmURL: String(new URL(wasmURL ?? defaultWasmURL(), baseURL())) });
+  }
+
+  #fail(err) {
+    this.#broken = err;
+    for (const { reject } of this.#pending.values()) reject(err);
+    this.#pending.clear();
+  }
+
+  _request(msg, transfer) {
+    if (this.#broken) return Promise.reject(this.#broken);
+    const id = ++this.#seq;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, rid: msg.rid });
+      this.#port.postMessage({ ...msg, id }, transfer ?? []);
+    });
+  }
+
+  _post(msg) { this.#port.postMessage(msg); }
+
+  #onMessage(m) {
+    if (m.op === 'records') { // pushed by a run
+      this.#reducers.get(m.rid)?._commit(JSON.parse(m.text));
+      return;
+    }
+    const p = this.#pending.get(m.id);
+    if (!p) return;
+    this.#pending.delete(m.id);
+    const reducer = this.#reducers.get(p.rid);
+    // Records are committed here, in arrival order, before anyone awaits them.
+    if (!m.ok) {
+      if (m.text) reducer?._commit([JSON.parse(m.text)]);
+      const err = new Error(m.error.message);
+      if (m.error.code) err.code = m.error.code;
+      p.reject(err);
+      return;
+    }
+    switch (m.kind) {
+      case 'record': {
+        const rec = JSON.parse(m.text);
+        reducer?._commit([rec]);
+        p.resolve(rec);
+        break;
+      }
+      case 'records': {
+        const recs = JSON.parse(m.text);
+        if (recs.length > 0) reducer?._commit(recs);
+        p.resolve(recs);
+        break;
+      }
+      case 'json': p.resolve(JSON.parse(m.text)); break;
+      default: p.resolve(m.value);
+    }
+  }
+
+  async createReducer(options = {}) {
+    const rid = ++this.#seq;
+    const state = await this._request({ op: 'create', rid, options: JSON.stringify(options ?? {}) });
+    const r = new WorkerReducer(this, rid, state);
+    this.#reducers.set(rid, r);
+    return r;
+  }
+
+  _forget(rid) { this.#reducers.delete(rid); }
+
+  terminate() {
+    this.#fail(new Error('agui reducer: the worker was terminated'));
+    this.#port.terminate?.();
+    this.#port.close?.();
+  }
+}
+
+class WorkerReducer extends Mirror {
+  #host;
+  #rid;
+  #disposed = false;
+  #runs = 0;
+
+  constructor(host, rid, state) {
+    super(state);
+    this.#host = host;
+    this.#rid = rid;
+  }
+
+  #call(method, args, transfer) {
+    if (this.#disposed) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
+    return this.#host._request({ op: 'call', rid: this.#rid, method, args }, transfer);
+  }
+
+  _resync() {
+    this.#call('snapshot', []).then((s) => this._replaceState(s), (err) => this._report(err));
+  }
+
+  get disposed() { return this.#disposed; }
+
+  apply(event, sseEventName = '') {
+    let data = event;
+    if (typeof event !== 'string' && !(event instanceof Uint8Array) && !(event instanceof ArrayBuffer)) {
+      try { data = JSON.stringify(event); } catch (err) {
+        const rec = badEventRecord(err);
+        this._commit([rec]);
+        return Promise.resolve(rec);
+      }
+    }
+    return this.#call('apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName]);
+  }
+
+  feed(chunk) { return this.#call('feed', [compactBytes(chunkData(chunk))]); }
+  endStream() { return this.#call('endStream', []); }
+  addUserMessage(content, id) { return this.#call('addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])]); }
+  addToolResult(toolCallId, content) {
+    return this.#call('addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);
+  }
+  fail(message, code) { return this.#call('fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
+  stop() { return this.#call('stop', []); }
+  reset() { return this.#call('reset', []); }
+  snapshot() { return this.#call('snapshot', []); }
+  restore(snapshot) {
+    let text = snapshot;
+    if (typeof snapshot !== 'string') {
+      try { text = JSON.stringify(snapshot); } catch (err) {
+        const rec = badSnapshotRecord(err);
+        this._commit([rec]);
+        return Promise.resolve(rec);
+      }
+    }
+    return this.#call('restore', [text]);
+  }
+  runInput(options = {}) { return this.#call('runInput', [JSON.stringify(options ?? {})]); }
+  messages() { return this.#call('messages', []); }
+
+  /** The fetch runs in the worker too; records come back as it streams. */
+  run(url, input, options = {}) {
+    if (this.#disposed) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
+    if (this.#runs > 0) return Promise.reject(new Error('agui reducer: a run is already in progress on this reducer'));
+    const { signal, headers, credentials } = options ?? {};
+    if (options?.fetch) return Promise.reject(new TypeError('agui reducer: a worker reducer cannot use a custom fetch'));
+    if (signal?.aborted) return Promise.resolve('aborted');
+    const runId = `${this.#rid}:${Math.random().toString(36).slice(2)}`;
+    const onAbort = () => this.#host._post({ op: 'abort', runId });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#runs++;
+    return this.#host._request({
+      op: 'run', rid: this.#rid, runId,
+      url: String(new URL(url, baseURL())),
+      input: input === undefined || input === null ? null : typeof input === 'string' ? input : JSON.stringify(input),
+      headers: plainHeaders(headers),
+      credentials,
+    }).finally(() => {
+      this.#runs--;
+      signal?.removeEventListener('abort', onAbort);
+    });
+  }
+
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#host._post({ op: 'dispose', rid: this.#rid });
+    this.#host._forget(this.#rid);
+  }
+}
+
+const defaultHosts = new Map();
+
+/** A worker hosting wasm reducers; several reducers may share one. */
+export function createWorkerHost(options = {}) {
+  return new WorkerHost(options);
+}
+
+/**
+ * A reducer whose wasm runs in a Web Worker; resolves once its initial state
+ * has arrived. Without options.host, reducers with the same workerURL and
+ * wasmURL share one worker.
+ */
+export async function createWorkerReducer(options = {}, { host, worker, workerURL, wasmURL } = {}) {
+  if (!host) {
+    if (worker) {
+      host = new WorkerHost({ worker, wasmURL });
+    } else {
+      const key = `${workerURL ?? ''}\n${wasmURL ?? ''}`;
+      host = defaultHosts.get(key);
+      if (!host) defaultHosts.set(key, (host = new WorkerHost({ workerURL, wasmURL })));
+    }
+  }
+  return host.createReducer(options);
+}
