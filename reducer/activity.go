@@ -43,10 +43,11 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 		r.setCharge(m, 0)
 		r.activityBytes += activityCharge(fresh)
 		fresh.charge = activityCharge(fresh)
+		delete(r.cited, m)
 		if r.msgByID[m.ID] == m {
 			r.msgByID[m.ID] = fresh
+			r.citeNew(fresh)
 		}
-		delete(r.cited, m)
 		c.replace(path, fresh.AppendJSON(nil))
 		return
 	}

@@ -200,6 +200,14 @@ func checkGrammar(t *testing.T, steps []grammarStep) {
 		if got := r2.Snapshot(); !bytes.Equal(got, snap) {
 			t.Fatalf("step %d: restore(snapshot()) differs:\n got %s\nwant %s", i, got, snap)
 		}
+		// The citations are in sync: a full bridge changes nothing.
+		full := New(opt)
+		full.Restore(snap)
+		var fc Change
+		full.bridgeCitations(&fc)
+		if got := full.Snapshot(); !bytes.Equal(got, snap) {
+			t.Fatalf("step %d (%s): citations out of sync:\n got %s\nwant %s", i, st.what, snap, got)
+		}
 		// Restore starts no chunk or thinking stream and skips no
 		// replay: compare only from points where none is under way.
 		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.replaying == "" {

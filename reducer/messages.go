@@ -26,6 +26,7 @@ func (r *Reducer) appendMessage(c *Change, m *Message) {
 	r.activityBytes += m.charge
 	if _, ok := r.msgByID[m.ID]; !ok {
 		r.msgByID[m.ID] = m
+		r.citeNew(m)
 	}
 	c.add(messagePath(m), m.AppendJSON(nil))
 }
@@ -44,10 +45,15 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 	for i := pos; i < len(msgs); i++ {
 		msgs[i].pos = i
 	}
-	if old, ok := r.msgByID[m.ID]; !ok || old.pos > pos {
+	old, ok := r.msgByID[m.ID]
+	if !ok || old.pos > pos {
 		r.msgByID[m.ID] = m
+		r.citeNew(m)
 	}
 	c.add(messagePath(m), m.AppendJSON(nil))
+	if ok && old.pos > pos {
+		r.uncite(c, old) // after the add, which moved it
+	}
 }
 
 // setMessages replaces the whole list (snapshots, restore) and rebuilds the

@@ -65,6 +65,10 @@ type Reducer struct {
 	dialect  dialectState
 	hot      Event // scratch for the token fast path
 
+	// The citations a state patch touched (sharedstate.go).
+	citeIDs []string
+	citeAll bool
+
 	// Budget use (see budget.go).
 	stateBytes, activityBytes int64
 
