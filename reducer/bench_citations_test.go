@@ -46,3 +46,28 @@ func BenchmarkCitationsDelta(b *testing.B) {
 		})
 	}
 }
+
+// A /citations delta costs the same whatever the number of cited
+// messages: measured in allocations (deterministic), not time.
+func TestCitationsDeltaIsOTouched(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two conversations")
+	}
+	allocs := func(n int) float64 {
+		r := citedConversation(&testing.B{}, n)
+		evs := [2][]byte{
+			[]byte(`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/citations/m7/-","value":"https://example.com/more"}]}`),
+			[]byte(`{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/citations/m7/1"}]}`),
+		}
+		var c Change
+		i := 0
+		return testing.AllocsPerRun(50, func() {
+			r.ApplyInto(&c, evs[i&1])
+			i++
+		})
+	}
+	small, large := allocs(100), allocs(2000)
+	if large > small+1 {
+		t.Fatalf("allocations per delta grow with the cited messages: %v at 100, %v at 2000", small, large)
+	}
+}
