@@ -100,7 +100,7 @@ func (p corsPolicy) withCORS(methods string, extra []string, next http.Handler) 
 			h.Add("Vary", "Access-Control-Request-Method")
 			h.Add("Vary", "Access-Control-Request-Headers")
 			if !allowed {
-				httpError(w, http.StatusForbidden, "cross-origin requests from "+quoteOrigin(origin)+" are not allowed (start agui-demo with -cors ORIGIN)")
+				httpError(w, http.StatusForbidden, "cross_origin", "cross-origin requests from "+quoteOrigin(origin)+" are not allowed (start agui-demo with -cors ORIGIN)")
 				return
 			}
 			h.Set("Access-Control-Allow-Origin", origin)

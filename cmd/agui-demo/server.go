@@ -13,54 +13,123 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
-// config is what the flags set.
+// config is what the flags set. Zero values are the defaults.
 type config struct {
-	webDir   string     // served at /
-	catalog  *catalog   // recorded runs
-	scenario string     // "auto" or a scenario name: the default when the page names none
-	speed    float64    // delay multiplier: 1 paces like a model, 0 sends at once
-	upstream *url.URL   // when set, POST /agent is proxied there instead
-	cors     corsPolicy // other origins allowed to use /agent (-cors)
-	csp      string     // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
+	// What is served.
+	webDir   string   // served at /
+	catalog  *catalog // recorded runs
+	scenario string   // "auto" or a scenario name: the default when the page names none
+	speed    float64  // delay multiplier: 1 paces like a model, 0 sends at once
+	upstream *url.URL // when set, POST /agent is proxied there instead
+	csp      string   // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
 	logf     func(string, ...any)
+
+	// Who may use it, and how much (security.go, cors.go).
+	cors    corsPolicy // other origins allowed to use /agent (-cors)
+	hosts   hostPolicy // Host names answered besides loopback and IPs (-allow-host)
+	maxBody int64      // bytes of a POST /agent body (-max-body)
+	maxRuns int        // runs at once, replayed or proxied (-max-runs)
+	// upstreamHeaders are request headers the proxy forwards besides the
+	// transport's own (-upstream-headers), e.g. Authorization.
+	upstreamHeaders []string
+
+	// Resuming (resume.go, runlog.go): how many runs and bytes of frames
+	// are kept, and how long after a run ended (-resume-runs, -resume-bytes,
+	// -resume-ttl); how long a run goes on once no connection streams it
+	// (-resume-grace; 0 stops it at once).
+	logRuns     int
+	logBytes    int64
+	logTTL      time.Duration
+	resumeGrace time.Duration
+	// dropAfter cuts every connection after this many frames (-drop-after
+	// N); 0 never. With dropAfterMax > dropAfter (-drop-after N-M), each
+	// connection draws its count from [dropAfter, dropAfterMax].
+	dropAfter, dropAfterMax int
+
+	// ctx ends the runs being produced when it is done (the server's
+	// lifetime); nil is context.Background.
+	ctx context.Context
+	// now is the run log's clock (tests); nil is time.Now.
+	now func() time.Time
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
+	// beforeEvent, if set, is called before a replay produces its event i
+	// (from 0); tests hold a run mid-way with it.
+	beforeEvent func(i int)
 }
 
 type server struct {
 	config
-	proxy *httputil.ReverseProxy
+	proxy   *httputil.ReverseProxy
+	runs    *runLog
+	handler http.Handler
+	running sync.WaitGroup // the goroutines producing runs
 }
 
-func newServer(cfg config) http.Handler {
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// wait returns when every run has stopped being produced (once ctx is done,
+// soon).
+func (s *server) wait() { s.running.Wait() }
+
+func newServer(cfg config) *server {
 	if cfg.logf == nil {
 		cfg.logf = func(string, ...any) {}
 	}
 	if cfg.scenario == "" {
 		cfg.scenario = "auto"
 	}
-	s := &server{config: cfg}
+	if cfg.maxBody <= 0 {
+		cfg.maxBody = defaultMaxBody
+	}
+	if cfg.maxRuns <= 0 {
+		cfg.maxRuns = defaultMaxRuns
+	}
+	if cfg.logRuns <= 0 {
+		cfg.logRuns = defaultLogRuns
+	}
+	if cfg.logBytes <= 0 {
+		cfg.logBytes = defaultLogBytes
+	}
+	if cfg.logTTL <= 0 {
+		cfg.logTTL = defaultLogTTL
+	}
+	if cfg.ctx == nil {
+		cfg.ctx = context.Background()
+	}
+	s := &server{config: cfg, runs: newRunLog(cfg.logRuns, cfg.logBytes, cfg.logTTL, cfg.now)}
 	if cfg.upstream != nil {
 		up := cfg.upstream
+		pass := map[string]bool{}
+		for _, h := range append(append([]string(nil), proxyHeaders...), cfg.upstreamHeaders...) {
+			pass[http.CanonicalHeaderKey(h)] = true
+		}
 		s.proxy = &httputil.ReverseProxy{
 			Rewrite: func(r *httputil.ProxyRequest) {
 				r.Out.URL = &url.URL{Scheme: up.Scheme, Host: up.Host, Path: up.Path, RawQuery: up.RawQuery}
 				r.Out.Host = up.Host
+				filterProxyHeaders(r.Out.Header, pass)
 			},
-			FlushInterval:  -1, // stream every chunk as it arrives
-			ModifyResponse: dropUpstreamCORS,
+			FlushInterval: -1, // stream every chunk as it arrives
+			ModifyResponse: func(resp *http.Response) error {
+				if !pass["Cookie"] {
+					resp.Header.Del("Set-Cookie") // cookies of the upstream are not this origin's
+				}
+				return dropUpstreamCORS(resp)
+			},
 		}
 	}
 	mux := http.NewServeMux()
-	agent := cfg.cors.withCORS("POST", nil, http.HandlerFunc(s.agent))
+	agent := cfg.cors.withCORS("POST", cfg.upstreamHeaders, s.guardAgent(http.HandlerFunc(s.agent)))
 	mux.Handle("POST /agent", agent)
 	mux.Handle("OPTIONS /agent", agent)
 	mux.HandleFunc("GET /agent", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "POST")
-		httpError(w, http.StatusMethodNotAllowed, "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
+		httpError(w, http.StatusMethodNotAllowed, "method_not_allowed", "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
 	})
 	scenarios := cfg.cors.withCORS("GET", nil, http.HandlerFunc(s.scenarios))
 	mux.Handle("GET /scenarios", scenarios)
@@ -73,7 +142,8 @@ func newServer(cfg config) http.Handler {
 		csp = ""
 	}
 	mux.Handle("GET /", staticHandler(cfg.webDir, csp))
-	return mux
+	s.handler = cfg.hosts.checkHost(mux)
+	return s
 }
 
 // runAgentInput is the part of an AG-UI RunAgentInput the server reads.
@@ -133,23 +203,32 @@ func (in *runAgentInput) requestedScenario() string {
 	return fp.Scenario
 }
 
-func httpError(w http.ResponseWriter, code int, msg string) {
+// httpError answers with a JSON error: {"error": message, "code": code},
+// the code a stable token a client can branch on.
+func httpError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(code)
-	b, _ := json.Marshal(map[string]string{"error": msg})
+	w.WriteHeader(status)
+	b, _ := json.Marshal(struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+	}{msg, code})
 	w.Write(append(b, '\n'))
 }
 
 func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 	if s.proxy != nil {
-		s.proxy.ServeHTTP(w, r)
+		s.proxy.ServeHTTP(w, r) // Last-Event-ID and the upstream's ids pass through
+		return
+	}
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		s.resume(w, r, id)
 		return
 	}
 	var in runAgentInput
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<20))
+	dec := json.NewDecoder(r.Body) // read and bounded by guardAgent
 	if err := dec.Decode(&in); err != nil {
-		httpError(w, http.StatusBadRequest, "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
+		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
 		return
 	}
 	if in.ThreadID == "" {
@@ -161,10 +240,18 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 
 	sc, ids, err := s.choose(&in)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
+		httpError(w, http.StatusBadRequest, "unknown_scenario", err.Error())
 		return
 	}
-	s.replay(w, r.Context(), sc, ids, &in)
+	run := s.startRun(sc, ids, &in)
+	if run == nil {
+		// Runs whose clients left go on for -resume-grace, and count.
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, "too_many_runs",
+			"the server is producing "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
+		return
+	}
+	s.serveRun(w, r, run, 0)
 }
 
 // choose picks the scenario for a request and the id mapping of its replay:
@@ -214,55 +301,6 @@ func suffixed(id, run string) string {
 		return id
 	}
 	return id + "-" + run
-}
-
-// replay streams the scenario as text/event-stream, one "data:" frame per
-// event, flushed one by one and paced like a model; it stops when the
-// client goes away.
-func (s *server) replay(w http.ResponseWriter, ctx context.Context, sc *scenario, ids map[string]string, in *runAgentInput) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	h.Set("X-Agui-Scenario", sc.name)
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-
-	start := time.Now()
-	sent := 0
-	var err error
-	var buf []byte
-	for _, ev := range sc.events {
-		if d := s.delay(ev); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-			case <-t.C:
-			}
-		}
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		buf = append(buf[:0], "data: "...)
-		buf = s.render(buf, ev, ids, in)
-		buf = append(buf, "\n\n"...)
-		if _, err = w.Write(buf); err != nil {
-			break
-		}
-		if err = rc.Flush(); err != nil {
-			break
-		}
-		sent++
-	}
-	if err != nil {
-		s.logf("agent: run %s, scenario %s: stopped after %d of %d events (%v)", in.RunID, sc.name, sent, len(sc.events), err)
-	} else {
-		s.logf("agent: run %s, scenario %s: %d events in %v", in.RunID, sc.name, sent, time.Since(start).Round(time.Millisecond))
-	}
-	if s.done != nil {
-		s.done(sc.name, sent, err)
-	}
 }
 
 // render appends the event as sent: ids rewritten, threadId/runId set to

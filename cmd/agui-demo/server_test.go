@@ -42,8 +42,15 @@ func startServer(t *testing.T, cfg config) *httptest.Server {
 		cfg.webDir = t.TempDir()
 	}
 	cfg.logf = t.Logf
-	srv := httptest.NewServer(newServer(cfg))
-	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.ctx = ctx
+	s := newServer(cfg)
+	srv := httptest.NewServer(s)
+	t.Cleanup(func() {
+		srv.Close()
+		cancel() // runs still produced for a client that may come back
+		s.wait()
+	})
 	return srv
 }
 
@@ -453,11 +460,15 @@ func TestCancelStopsStream(t *testing.T) {
 	defer cancel()
 	body, _ := json.Marshal(userInput("t", "r", "x", map[string]any{"scenario": "reasoning"}))
 	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/agent", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	br := bufio.NewReader(resp.Body)
 	line, err := br.ReadString('\n')
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, "id: "), line)
+	line, err = br.ReadString('\n')
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(line, "data: "), line)
 	cancel()

@@ -12,8 +12,10 @@
 // -dialect pins the event dialect (auto, agui, sse-contract, tanstack,
 // streaming; see docs/dialects.md); by default it is detected per event.
 // Diagnostics go to standard error, one per line, prefixed by the line
-// number of the event (the event number for SSE input). The exit status is
-// 0 unless the input cannot be read or the options are wrong.
+// number of the event (the event number for SSE input), with control
+// characters of the input escaped (\x1b, \n) so that ids and messages cannot
+// forge or erase lines; in the printed JSON they are \u escapes. The exit
+// status is 0 unless the input cannot be read or the options are wrong.
 package main
 
 import (
@@ -44,7 +46,7 @@ func main() {
 	}
 	in, err := open(flag.Arg(0))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "agui-fold:", err)
+		fmt.Fprintln(os.Stderr, "agui-fold:", escapeControls(err.Error()))
 		os.Exit(1)
 	}
 	defer in.Close()
@@ -54,7 +56,7 @@ func main() {
 		foldInput = foldSSE
 	}
 	if err := foldInput(r, in, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "agui-fold:", err)
+		fmt.Fprintln(os.Stderr, "agui-fold:", escapeControls(err.Error()))
 		os.Exit(1)
 	}
 	var out []byte
@@ -69,7 +71,7 @@ func main() {
 		pretty.Write(out)
 	}
 	pretty.WriteByte('\n')
-	os.Stdout.Write(pretty.Bytes())
+	os.Stdout.Write(escapeJSONText(pretty.Bytes()))
 }
 
 func open(name string) (io.ReadCloser, error) {
@@ -95,7 +97,7 @@ func fold(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
 		}
 		r.ApplyInto(&c, b)
 		for _, d := range c.Diagnostics {
-			fmt.Fprintf(diag, "line %d: %s %s: %s\n", line, d.Level, d.Code, d.Message)
+			fmt.Fprintf(diag, "line %d: %s %s: %s\n", line, d.Level, escapeControls(d.Code), escapeControls(d.Message))
 		}
 	}
 	return sc.Err()
@@ -110,7 +112,7 @@ func foldSSE(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
 	each := func(c *reducer.Change) {
 		n++
 		for _, d := range c.Diagnostics {
-			fmt.Fprintf(diag, "event %d: %s %s: %s\n", n, d.Level, d.Code, d.Message)
+			fmt.Fprintf(diag, "event %d: %s %s: %s\n", n, d.Level, escapeControls(d.Code), escapeControls(d.Message))
 		}
 	}
 	buf := make([]byte, 64<<10)

@@ -45,10 +45,21 @@ const store = {
 // ---- settings ---------------------------------------------------------------
 
 const params = new URLSearchParams(location.search);
-ui.endpoint.value = params.get('endpoint') || store.get('endpoint', '/agent');
+ui.endpoint.value = store.get('endpoint', '/agent');
+// A link can name any agent, and the messages typed here would go to it:
+// ?endpoint= switches only once the user agrees.
+const linked = (params.get('endpoint') || '').trim();
+if (linked && !sameEndpoint(linked, ui.endpoint.value)
+    && confirm(`This link points the demo at another agent:\n\n${linked}\n\nSend your messages to it?`)) {
+  ui.endpoint.value = linked;
+}
 ui.endpoint.addEventListener('change', () => store.set('endpoint', ui.endpoint.value.trim() || '/agent'));
 const wantScenario = params.get('scenario') || store.get('scenario', 'auto');
 ui.scenario.addEventListener('change', () => store.set('scenario', ui.scenario.value));
+
+function sameEndpoint(a, b) {
+  try { return new URL(a, location.href).href === new URL(b, location.href).href; } catch { return a === b; }
+}
 
 async function loadScenarios() {
   try {

@@ -35,6 +35,7 @@ async function startServer(bin, args) {
 
 let url; // speed 0.05: runs take a fraction of a second
 let slowURL; // speed 1: paced like a model, for the stop button
+let corsURL; // another origin that allows the page's with -cors
 
 before(async () => {
   if (!existsSync(path.join(root, 'web/dist/agui.wasm'))) {
@@ -50,6 +51,7 @@ before(async () => {
     startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.05']),
     startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '1']),
   ]);
+  corsURL = await startServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.05', '-cors', new URL(url).origin]);
   context = await launchChromium(path.join(tmp, 'profile'), {
     viewport: { width: 1360, height: 880 },
     colorScheme: 'light',
@@ -341,6 +343,54 @@ test('endpoint: an HTTP error from the endpoint becomes the error banner', { tim
   assert.equal(await page.inputValue(tid('endpoint')), '/no-such-agent');
   await page.fill(tid('endpoint'), '/agent');
   await page.dispatchEvent(tid('endpoint'), 'change');
+});
+
+test('cross-origin: an agent on another origin works when its -cors names the page, not otherwise', { timeout: TIMEOUT }, async (t) => {
+  const page = await openPage(t);
+  await page.fill(tid('endpoint'), `${corsURL}agent`);
+  await page.dispatchEvent(tid('endpoint'), 'change');
+  await send(page, 'hello', { scenario: 'tools' });
+  assert.equal(await status(page), 'idle', await page.textContent(tid('error-message')));
+  assert.match(await lastAssistantText(page), /Lisbon/);
+  noProblems(page);
+
+  // The slow server has no -cors: the browser's preflight is refused.
+  await page.fill(tid('endpoint'), `${slowURL}agent`);
+  await page.dispatchEvent(tid('endpoint'), 'change');
+  await send(page, 'hello', { scenario: 'text' });
+  assert.equal(await status(page), 'error');
+  await page.fill(tid('endpoint'), '/agent');
+  await page.dispatchEvent(tid('endpoint'), 'change');
+});
+
+test('endpoint link: ?endpoint= switches agents only once the user agrees', { timeout: TIMEOUT }, async (t) => {
+  const page = await context.newPage();
+  t.after(() => page.close());
+  const dialogs = [];
+  let answer = 'dismiss';
+  page.on('dialog', (d) => { dialogs.push(d.message()); return answer === 'accept' ? d.accept() : d.dismiss(); });
+  const ready = () => page.waitForFunction(() => document.body.dataset.ready === 'true', null, { timeout: TIMEOUT });
+  await page.goto(url);
+  await page.evaluate(() => localStorage.clear());
+
+  const elsewhere = 'http://127.0.0.1:9/other-agent';
+  await page.goto(`${url}?endpoint=${encodeURIComponent(elsewhere)}`);
+  await ready();
+  assert.equal(dialogs.length, 1, 'asked once');
+  assert.match(dialogs[0], /other-agent/, 'the question names the agent');
+  assert.equal(await page.inputValue(tid('endpoint')), '/agent', 'declined: still the demo agent');
+
+  answer = 'accept';
+  await page.reload();
+  await ready();
+  assert.equal(dialogs.length, 2);
+  assert.equal(await page.inputValue(tid('endpoint')), elsewhere, 'accepted: the linked agent');
+
+  // A link to the agent already in use asks nothing.
+  await page.goto(`${url}?endpoint=/agent`);
+  await ready();
+  assert.equal(dialogs.length, 2);
+  assert.equal(await page.inputValue(tid('endpoint')), '/agent');
 });
 
 test('overview screenshot', { timeout: TIMEOUT }, async (t) => {
