@@ -1,5 +1,5 @@
-// Package reducer folds the events an AG-UI agent streams to a user
-// interface into one agent state.
+// Package reducer folds the canonical AG-UI events an agent streams to a
+// user interface into one agent state.
 //
 // A Reducer holds an AgentState: run status, the conversation (messages),
 // tool calls tracked on their own, the shared agent state with its
@@ -12,6 +12,14 @@
 // merge, activity messages, metadata merge), extended with what a chat UI
 // needs: status and errors, reasoning with its duration, live tool-call
 // arguments, citations and steps.
+//
+// The reducer knows canonical AG-UI only. Producers that speak another
+// dialect go through a translator of package dialect first (bytes →
+// translator → canonical events → reducer); ApplyAppend folds the several
+// events one translated event stands for into one change record, and
+// NewStreamFunc feeds an SSE body's frames through such a translator. What
+// canonical AG-UI has no event for comes as one extension, the CUSTOM event
+// AmendEvent, which the reducer folds (amend.go).
 //
 // Every Apply returns a Change: the JSON Patch-like operations (add,
 // replace, remove, and append for streamed text) that turn the previous

@@ -41,7 +41,7 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
-	r.chunks, r.verify, r.dialect = chunkState{}, verifier{}, dialectState{}
+	r.chunks, r.verify = chunkState{}, verifier{}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
 	r.endReplay()
 	r.dropCheckpoints()

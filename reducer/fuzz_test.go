@@ -33,6 +33,15 @@ func refused(c *Change) bool {
 	return false
 }
 
+func hasCode(c *Change, code string) bool {
+	for _, d := range c.Diagnostics {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
 // patchRefused checks that a failed patch changed nothing of the document
 // it patched: the shared state or an activity message's content.
 func patchRefused(t testing.TB, c *Change, what []byte) {
@@ -48,13 +57,13 @@ func patchRefused(t testing.TB, c *Change, what []byte) {
 }
 
 // fuzzOptions are the reducer configurations every FuzzApply input is
-// folded with: the default (tolerant, auto dialect), strict mode, and
-// canonical AG-UI only with a small field limit.
+// folded with: the default (tolerant), strict mode, and a small field
+// limit.
 func fuzzOptions() []Options {
 	return []Options{
 		{MaxDepth: 64, Clock: fixedClock()},
 		{MaxDepth: 64, Clock: fixedClock(), Strict: true},
-		{MaxDepth: 64, Clock: fixedClock(), Dialect: DialectAGUI, MaxFieldBytes: 64},
+		{MaxDepth: 64, Clock: fixedClock(), MaxFieldBytes: 64},
 	}
 }
 
@@ -83,11 +92,12 @@ func (k *checker) check(t testing.TB, c *Change, what []byte) {
 	k.prev, k.chunk = cur, k.r.chunks.mode
 }
 
-// apply folds one event (an SSE event name and its data) and checks it.
-func (k *checker) apply(t testing.TB, name string, data []byte) {
+// apply folds one event and checks it. The SSE event name is not used:
+// canonical AG-UI carries the type in the data.
+func (k *checker) apply(t testing.TB, _ string, data []byte) {
 	t.Helper()
 	var c Change
-	k.r.ApplyFrameInto(&c, name, data)
+	k.r.ApplyInto(&c, data)
 	k.check(t, &c, data)
 }
 

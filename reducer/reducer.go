@@ -45,11 +45,6 @@ type Options struct {
 	// event that would grow them past it is refused with too_large before
 	// the memory is spent.
 	MaxStateBytes int
-
-	// Dialect selects the event shapes accepted besides canonical AG-UI
-	// (see DialectAuto and the other Dialect names): "" or "auto" detects
-	// each event's dialect, any other name accepts that dialect only.
-	Dialect string
 }
 
 // Reducer folds AG-UI events into an AgentState. It is not safe for
@@ -62,7 +57,6 @@ type Reducer struct {
 	cited    map[*Message]struct{}
 	chunks   chunkState
 	verify   verifier
-	dialect  dialectState
 	hot      Event // scratch for the token fast path
 
 	// The citations a state patch touched (sharedstate.go).
@@ -112,7 +106,6 @@ func (r *Reducer) clear() {
 	r.cited = make(map[*Message]struct{})
 	r.chunks = chunkState{}
 	r.verify = verifier{}
-	r.dialect = dialectState{}
 	r.doneKeys = make(map[runKey]bool)
 	r.doneRuns = make(map[string]bool)
 	r.endReplay()
@@ -138,7 +131,40 @@ func (r *Reducer) ApplyInto(c *Change, data []byte) {
 		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
 		return
 	}
-	r.applyFrame(c, "", data)
+	r.applyData(c, data)
+}
+
+// ApplyAppend is ApplyInto without the reset: the event's operations, custom
+// events and diagnostics are added to c. A host that translates one event
+// of another dialect into several canonical events (package dialect) folds
+// them with it, so that they make one change record.
+func (r *Reducer) ApplyAppend(c *Change, data []byte) {
+	if len(data) > r.opt.MaxEventBytes {
+		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
+		return
+	}
+	r.applyData(c, data)
+}
+
+// applyData decodes one canonical event from its JSON text and folds it.
+func (r *Reducer) applyData(c *Change, data []byte) {
+	// Streamed tokens are nearly every event: decode them without a tree.
+	// The event lives in the Reducer so it does not escape per call.
+	if r.applyHotText(c, data) {
+		return
+	}
+	var ok bool
+	if r.hot, ok = decodeHot(data, r.opt.MaxDepth); ok {
+		r.applyEvent(c, &r.hot)
+		r.hot = Event{}
+		return
+	}
+	ev, err := DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth})
+	if err != nil {
+		c.failErr(err)
+		return
+	}
+	r.applyEvent(c, &ev)
 }
 
 // ApplyEvent folds an already decoded event into the state.
@@ -188,6 +214,10 @@ func cloneArr(a *jsontree.Array) *jsontree.Array {
 // yields.
 func (r *Reducer) applyEvent(c *Change, ev *Event) {
 	if r.skipReplay(c, ev) {
+		return
+	}
+	if ev.Type == Custom && ev.CustomName == AmendEvent {
+		r.amend(c, ev)
 		return
 	}
 	r.transformChunks(c, ev, func(e *Event) {

@@ -56,7 +56,6 @@ type checkpoint struct {
 	stateBytes, activityBytes int64
 	chunks                    chunkState
 	verify                    verifier
-	dialect                   dialectState
 }
 
 // runOf names the run an event belongs to; RUN_FINISHED may leave out its
@@ -181,13 +180,9 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		journal:    r.journal.Len(),
 
 		stateBytes: r.stateBytes, activityBytes: r.activityBytes,
-		chunks:  r.chunks,
-		verify:  cloneVerifier(r.verify),
-		dialect: r.dialect,
+		chunks: r.chunks,
+		verify: cloneVerifier(r.verify),
 	}
-	cp.dialect.segs = slices.Clone(cp.dialect.segs)
-	cp.dialect.tools = slices.Clone(cp.dialect.tools)
-	cp.dialect.pending = slices.Clone(cp.dialect.pending)
 	r.checkpoints = append(r.checkpoints, cp)
 	r.newest = r.epoch
 }
@@ -306,7 +301,7 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
-	r.chunks, r.verify, r.dialect = cp.chunks, cp.verify, cp.dialect
+	r.chunks, r.verify = cp.chunks, cp.verify
 	clear(r.msgByID)
 	clear(r.cited)
 	for i, m := range r.st.Messages {

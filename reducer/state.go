@@ -53,7 +53,7 @@ type RunErr struct {
 	HasCode bool
 
 	// Recoverable says whether the client may retry, when the agent said
-	// (the streaming dialect's error events do).
+	// (AmendEvent; the streaming dialect's error events do).
 	Recoverable    bool
 	HasRecoverable bool
 }
@@ -138,9 +138,9 @@ type ToolCall struct {
 	HasEncrypted    bool
 	Metadata        *jsontree.Object
 
-	// Dialects that ask the user or the client before a tool runs show it
-	// on the call: the approval request as sent ({id, needsApproval}), and
-	// whether the client, not the agent, must run the tool.
+	// A call that waits for the user or the client shows it (AmendEvent;
+	// the dialects send it): the approval request as sent ({id,
+	// needsApproval}), and whether the client, not the agent, must run it.
 	Approval   *jsontree.Object
 	ClientSide bool
 

@@ -1,40 +1,34 @@
 package reducer
 
 import (
-	"strconv"
-
 	"github.com/agui-reducer/agui/reducer/sse"
 )
-
-// ApplyFrameInto folds one server-sent event: eventName is the SSE "event"
-// field ("" when absent) and data its data. Canonical AG-UI frames carry
-// the event in data alone; the name matters for dialects that put the
-// event type in the SSE event line (see Options.Dialect).
-func (r *Reducer) ApplyFrameInto(c *Change, eventName string, data []byte) {
-	if eventName == "" {
-		r.ApplyInto(c, data)
-		return
-	}
-	c.Reset()
-	if len(data) > r.opt.MaxEventBytes {
-		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
-		return
-	}
-	r.applyFrame(c, eventName, data)
-}
 
 // Stream folds a raw text/event-stream body, split anywhere, into a
 // Reducer. It is what the web module's feed() and agui-fold's .sse input
 // use.
 type Stream struct {
-	r *Reducer
-	p *sse.Parser
+	r     *Reducer
+	p     *sse.Parser
+	apply FrameFunc
 }
 
-// NewStream returns a Stream feeding r. maxEventBytes bounds one SSE event
-// (0 means the reducer's MaxEventBytes).
+// FrameFunc folds one server-sent event into c, which it resets first:
+// eventName is the SSE "event" field ("" when absent) and data its data.
+// Canonical AG-UI carries the event in data alone; a host that accepts
+// another dialect, some of which name the event in the SSE event line,
+// passes one that translates the frame first (package dialect).
+type FrameFunc func(c *Change, eventName string, data []byte)
+
+// NewStream returns a Stream folding canonical AG-UI events into r. One
+// SSE event is bounded by r's MaxEventBytes.
 func (r *Reducer) NewStream() *Stream {
-	return &Stream{r: r, p: sse.NewParser(sse.Options{MaxEventSize: r.opt.MaxEventBytes})}
+	return r.NewStreamFunc(func(c *Change, _ string, data []byte) { r.ApplyInto(c, data) })
+}
+
+// NewStreamFunc returns a Stream that folds each SSE event with apply.
+func (r *Reducer) NewStreamFunc(apply FrameFunc) *Stream {
+	return &Stream{r: r, p: sse.NewParser(sse.Options{MaxEventSize: r.opt.MaxEventBytes}), apply: apply}
 }
 
 // Feed parses chunk and applies every complete event, calling each with the
@@ -43,7 +37,7 @@ func (r *Reducer) NewStream() *Stream {
 func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
 	s.p.FeedEach(chunk, func(e sse.Event) {
-		s.r.ApplyFrameInto(&c, e.Type, []byte(e.Data))
+		s.apply(&c, e.Type, []byte(e.Data))
 		each(&c)
 	}, func(err error) {
 		c.Reset()

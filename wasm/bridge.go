@@ -1,6 +1,8 @@
 // Command wasm is the WebAssembly bridge between JavaScript and package
 // reducer (GOOS=js GOARCH=wasm; built by cmd/wasm-build into
-// web/dist/agui.wasm, used through web/agui.js).
+// web/dist/agui.wasm, used through web/agui.js). Each reducer has a
+// translator of package dialect in front of it: an event goes bytes →
+// translator (dialect → canonical AG-UI) → reducer → change record.
 //
 // JS talks to it through //go:wasmexport functions (main_js.go), not
 // js.FuncOf: a wasmexport call costs nanoseconds, a js.FuncOf call about
@@ -27,15 +29,35 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
-// instance is one reducer (one chat or thread) and its reusable buffers.
+// instance is one reducer (one chat or thread), the translator in front of
+// it, and its reusable buffers.
 type instance struct {
 	r      *reducer.Reducer
+	t      *dialect.Translator
 	change reducer.Change  // reused by every apply
 	stream *reducer.Stream // the SSE body being fed; nil between streams
+	cur    *reducer.Change // the change applyFrame is filling
+	fold   func([]byte)    // folds one canonical event into cur (made once: no allocation per event)
+}
+
+// applyFrame folds one frame: the translator turns it into canonical
+// events, which make one change record with its diagnostics.
+func (inst *instance) applyFrame(c *reducer.Change, name string, data []byte) {
+	c.Reset()
+	inst.cur = c
+	diags := inst.t.Translate(name, data, inst.fold)
+	for _, d := range diags {
+		level := reducer.LevelError
+		if d.Warning {
+			level = reducer.LevelWarning
+		}
+		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
+	}
 }
 
 var (
@@ -143,6 +165,7 @@ func newID(string) string {
 // returns its handle.
 func create(opts []byte) int32 {
 	o := reducer.Options{Clock: func() float64 { return clock() }, NewID: newID}
+	var dialectName string
 	if len(opts) > 0 {
 		v, err := jsontree.Parse(opts, jsontree.ParseOptions{MaxDepth: 16})
 		obj, _ := v.(*jsontree.Object)
@@ -169,8 +192,8 @@ func create(opts []byte) int32 {
 				o.MaxStateBytes, bad = intOption(val)
 			case "dialect":
 				name, isStr := val.(string)
-				bad = !isStr || !slices.Contains(reducer.Dialects(), name) && name != ""
-				o.Dialect = name
+				bad = !isStr || !slices.Contains(dialect.Names(), name) && name != ""
+				dialectName = name
 			}
 			if bad {
 				return failWith("bad_options", "reducer option "+k+" has the wrong type")
@@ -178,7 +201,11 @@ func create(opts []byte) int32 {
 		}
 	}
 	lastHandle++
-	instances[lastHandle] = &instance{r: reducer.New(o)}
+	inst := &instance{r: reducer.New(o), t: dialect.New(dialect.Options{
+		Dialect: dialectName, NewID: o.NewID, MaxEventBytes: o.MaxEventBytes, MaxDepth: o.MaxDepth, MaxFieldBytes: o.MaxFieldBytes,
+	})}
+	inst.fold = func(ev []byte) { inst.r.ApplyAppend(inst.cur, ev) }
+	instances[lastHandle] = inst
 	return lastHandle
 }
 
@@ -200,7 +227,7 @@ func dispose(h int32) int32 {
 // its JSON text. The output is its change record.
 func apply(h int32, name, data []byte) int32 {
 	inst := lookup(h)
-	inst.r.ApplyFrameInto(&inst.change, string(name), data)
+	inst.applyFrame(&inst.change, string(name), data)
 	out = inst.change.AppendJSON(out[:0])
 	return ok()
 }
@@ -223,7 +250,7 @@ const (
 
 func applyCompact(h int32, name, data []byte) int32 {
 	inst := lookup(h)
-	inst.r.ApplyFrameInto(&inst.change, string(name), data)
+	inst.applyFrame(&inst.change, string(name), data)
 	c := &inst.change
 	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
@@ -265,7 +292,7 @@ func messageField(path string) (field byte, index uint32, ok bool) {
 func feed(h int32, chunk []byte) int32 {
 	inst := lookup(h)
 	if inst.stream == nil {
-		inst.stream = inst.r.NewStream()
+		inst.stream = inst.r.NewStreamFunc(inst.applyFrame)
 	}
 	out = append(out[:0], '[')
 	inst.stream.Feed(chunk, func(c *reducer.Change) {
@@ -311,7 +338,9 @@ func stop(h int32) int32 {
 		ev = append(ev, `,"runId":`...)
 		ev = jsontree.AppendString(ev, st.RunID)
 		ev = append(ev, '}')
-		return apply(h, nil, ev)
+		inst.r.ApplyInto(&inst.change, ev) // local: not in the agent's dialect
+		inst.t.Observe(ev)
+		return change(&inst.change)
 	}
 	out = append(out[:0], "{}"...)
 	return ok()
@@ -358,12 +387,15 @@ func addToolResult(h int32, data []byte) int32 {
 // fail: [message, code?].
 func fail(h int32, data []byte) int32 {
 	inst, a := lookup(h), args(data)
-	return change(inst.r.Fail(str(a, 0), str(a, 1)))
+	c := inst.r.Fail(str(a, 0), str(a, 1))
+	inst.t.EndRun()
+	return change(c)
 }
 
 func reset(h int32) int32 {
 	inst := lookup(h)
 	inst.stream = nil
+	inst.t.Reset()
 	return change(inst.r.Reset())
 }
 
@@ -385,6 +417,8 @@ func restore(h int32, data []byte) int32 {
 			code, msg = e.Code, e.Message
 		}
 		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: code, Level: reducer.LevelError, Message: msg})
+	} else {
+		inst.t.Resume(data)
 	}
 	inst.stream = nil
 	return change(c)

@@ -284,3 +284,35 @@ func TestCreateDialectOption(t *testing.T) {
 		t.Fatalf("a non-string dialect was accepted")
 	}
 }
+
+// TestDialectComposition: apply, feed, stop, fail, reset and restore go
+// through the instance's translator, as the reducer did before dialects
+// had their own package.
+func TestDialectComposition(t *testing.T) {
+	h := newHandle(t, `{"deterministicIds":true}`)
+	defer dispose(h)
+	out, _ := result(apply(h, nil, []byte(`{"event":"token","thread_id":"t","token":"Hi"}`)))
+	require.Empty(t, decode(t, out).Diagnostics)
+	out, _ = result(feed(h, []byte("event: message\ndata: {\"content\":\" there\"}\n\n")))
+	require.Contains(t, out, `"diagnostics":[{"code":"mixed_dialects"`)
+	s := snap(t, h)
+	require.Contains(t, s, `"content":"Hi there"`)
+	require.Contains(t, s, `"status":"running"`)
+	result(stop(h))
+	// The run the user stopped is over: the next token starts another.
+	result(apply(h, nil, []byte(`{"event":"token","token":"again"}`)))
+	require.Contains(t, snap(t, h), `"runId":"run-2"`)
+	result(fail(h, []byte(`["lost","network"]`)))
+	result(apply(h, nil, []byte(`{"event":"token","token":"retry"}`)))
+	require.Contains(t, snap(t, h), `"runId":"run-3"`)
+	saved := snap(t, h)
+	result(reset(h))
+	result(restore(h, []byte(saved)))
+	result(apply(h, nil, []byte(`{"event":"message_complete","message":{"role":"assistant","content":"retry"}}`)))
+	require.Contains(t, snap(t, h), `"status":"idle"`)
+
+	p := newHandle(t, `{"dialect":"sse-contract"}`)
+	defer dispose(p)
+	out, _ = result(apply(p, nil, []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)))
+	require.Equal(t, "wrong_dialect", decode(t, out).Diagnostics[0].Code)
+}

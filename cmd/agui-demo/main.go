@@ -35,6 +35,8 @@
 //	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
+//	-upstream-dialect NAME the upstream speaks dialect NAME (package dialect):
+//	                       its answer is re-emitted as canonical AG-UI SSE
 package main
 
 import (
@@ -49,9 +51,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agui-reducer/agui/dialect"
 )
 
 const modulePath = "github.com/agui-reducer/agui"
@@ -65,6 +70,7 @@ func main() {
 	webDir := flag.String("web", "", "directory served at /: its index.html, or the demo page when it has demo/index.html (default: web/ of the module)")
 	scenDir := flag.String("scenarios", "", "directory of recorded runs (default: testdata/scenarios of the module)")
 	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent is proxied there (no CORS needed)")
+	upstreamDialect := flag.String("upstream-dialect", "", "the -upstream agent's dialect (sse-contract, tanstack, streaming, auto; see docs/dialects.md): its answer is re-emitted as canonical AG-UI")
 	corsFlag := flag.String("cors", "", "origins (comma-separated scheme://host:port, or *) whose pages may use /agent; default: same origin only")
 	allowHost := flag.String("allow-host", "", "more host names (comma-separated; *.example for subdomains) this server answers to; loopback names and IP addresses always")
 	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, in proxy mode too")
@@ -162,6 +168,10 @@ func main() {
 			log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
 		}
 		cfg.upstream = u
+		if *upstreamDialect != "" && !slices.Contains(dialect.Names(), *upstreamDialect) {
+			log.Fatalf("-upstream-dialect must be one of %s, got %q", strings.Join(dialect.Names(), ", "), *upstreamDialect)
+		}
+		cfg.upstreamDialect = *upstreamDialect
 	}
 
 	ln, err := net.Listen("tcp", *addr)

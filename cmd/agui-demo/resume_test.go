@@ -386,6 +386,40 @@ func TestResumeProxy(t *testing.T) {
 	assert.Equal(t, "up-run:9", frames[1].ID)
 }
 
+// TestResumeProxyDialect: with -upstream-dialect, the upstream's id goes on
+// the last canonical event its frame became, and Last-Event-ID still goes
+// to the upstream.
+func TestResumeProxyDialect(t *testing.T) {
+	var got string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get("Last-Event-ID")
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i, ev := range []string{
+			`{"event":"token","thread_id":"t","token":"Hel"}`,
+			`{"event":"token","thread_id":"t","token":"lo"}`,
+			`{"event":"message_complete","thread_id":"t","message":{"role":"assistant","content":"Hello"}}`,
+		} {
+			w.Write([]byte("id: u:" + strconv.Itoa(i+1) + "\ndata: " + ev + "\n\n"))
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	srv := startServer(t, config{upstream: u, upstreamDialect: "streaming"})
+	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "u:0")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "u:0", got)
+	var types, ids []string
+	for _, f := range frames {
+		var ev struct{ Type string }
+		require.NoError(t, json.Unmarshal([]byte(f.Data), &ev))
+		types = append(types, ev.Type)
+		ids = append(ids, f.ID)
+	}
+	assert.Equal(t, []string{"RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"}, types)
+	assert.Equal(t, []string{"", "", "u:1", "u:2", "u:2", "u:3"}, ids, "the id in force after each event")
+}
+
 func TestParseEventID(t *testing.T) {
 	for _, c := range []struct {
 		id  string

@@ -25,8 +25,11 @@ type config struct {
 	scenario string   // "auto" or a scenario name: the default when the page names none
 	speed    float64  // delay multiplier: 1 paces like a model, 0 sends at once
 	upstream *url.URL // when set, POST /agent is proxied there instead
-	csp      string   // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
-	logf     func(string, ...any)
+	// upstreamDialect, when set, is the upstream's dialect: its answer is
+	// translated to canonical AG-UI (translate.go).
+	upstreamDialect string
+	csp             string // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
+	logf            func(string, ...any)
 
 	// Who may use it, and how much (security.go, cors.go).
 	cors    corsPolicy // other origins allowed to use /agent (-cors)
@@ -121,6 +124,15 @@ func newServer(cfg config) *server {
 				}
 				return dropUpstreamCORS(resp)
 			},
+		}
+		if cfg.upstreamDialect != "" {
+			guard, translate := s.proxy.ModifyResponse, translateResponse(cfg.upstreamDialect, cfg.logf)
+			s.proxy.ModifyResponse = func(resp *http.Response) error {
+				if err := guard(resp); err != nil {
+					return err
+				}
+				return translate(resp)
+			}
 		}
 	}
 	mux := http.NewServeMux()

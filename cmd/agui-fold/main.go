@@ -9,8 +9,10 @@
 // .sse, a text/event-stream body (the SSE event name then counts for the
 // dialects that use it). With -messages it prints the conversation in the
 // official AG-UI Message[] shape (what runInput sends) instead of the state.
-// -dialect pins the event dialect (auto, agui, sse-contract, tanstack,
-// streaming; see docs/dialects.md); by default it is detected per event.
+// Each event goes through a translator of package dialect before the
+// reducer: -dialect pins the event dialect (auto, agui, sse-contract,
+// tanstack, streaming; see docs/dialects.md); by default it is detected
+// per event.
 // Diagnostics go to standard error, one per line, prefixed by the line
 // number of the event (the event number for SSE input), with control
 // characters of the input escaped (\x1b, \n) so that ids and messages cannot
@@ -28,19 +30,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
 )
 
 func main() {
 	messages := flag.Bool("messages", false, "print runInput().messages (AG-UI Message[]) instead of the state")
 	strict := flag.Bool("strict", false, "also report the orderings the official verifier rejects")
-	dialect := flag.String("dialect", reducer.DialectAuto, "event dialect: "+strings.Join(reducer.Dialects(), ", "))
+	name := flag.String("dialect", dialect.Auto, "event dialect: "+strings.Join(dialect.Names(), ", "))
 	flag.Usage = func() {
 		fmt.Fprintln(flag.CommandLine.Output(), "usage: agui-fold [-messages] [-strict] [-dialect NAME] FILE|-")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() != 1 || !slices.Contains(reducer.Dialects(), *dialect) {
+	if flag.NArg() != 1 || !slices.Contains(dialect.Names(), *name) {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -50,7 +53,7 @@ func main() {
 		os.Exit(1)
 	}
 	defer in.Close()
-	r := reducer.New(reducer.Options{Strict: *strict, Dialect: *dialect})
+	r := &folder{r: reducer.New(reducer.Options{Strict: *strict}), t: dialect.New(dialect.Options{Dialect: *name})}
 	foldInput := fold
 	if strings.HasSuffix(flag.Arg(0), ".sse") {
 		foldInput = foldSSE
@@ -61,9 +64,9 @@ func main() {
 	}
 	var out []byte
 	if *messages {
-		out = r.AppendMessages(nil)
+		out = r.r.AppendMessages(nil)
 	} else {
-		out = r.Snapshot()
+		out = r.r.Snapshot()
 	}
 	var pretty bytes.Buffer
 	if err := jsonIndent(&pretty, out); err != nil {
@@ -81,9 +84,29 @@ func open(name string) (io.ReadCloser, error) {
 	return os.Open(name)
 }
 
+// folder composes a translator and a reducer: bytes → dialect → canonical
+// event → reducer.
+type folder struct {
+	r *reducer.Reducer
+	t *dialect.Translator
+}
+
+// apply folds one frame (an SSE event name, "" for none, and its data).
+func (f *folder) apply(c *reducer.Change, name string, data []byte) {
+	c.Reset()
+	diags := f.t.Translate(name, data, func(ev []byte) { f.r.ApplyAppend(c, ev) })
+	for _, d := range diags {
+		level := reducer.LevelError
+		if d.Warning {
+			level = reducer.LevelWarning
+		}
+		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
+	}
+}
+
 // fold applies every non-blank line of in as one event and writes the
 // diagnostics to diag.
-func fold(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
+func fold(r *folder, in io.Reader, diag io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	var c reducer.Change
@@ -95,7 +118,7 @@ func fold(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
 		if len(b) == 0 {
 			continue
 		}
-		r.ApplyInto(&c, b)
+		r.apply(&c, "", b)
 		for _, d := range c.Diagnostics {
 			fmt.Fprintf(diag, "line %d: %s %s: %s\n", line, d.Level, escapeControls(d.Code), escapeControls(d.Message))
 		}
@@ -106,8 +129,8 @@ func fold(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
 // foldSSE parses in as a text/event-stream body and applies every event,
 // writing the diagnostics to diag. An event left unterminated at the end of
 // the input is discarded, as the event-stream rules require.
-func foldSSE(r *reducer.Reducer, in io.Reader, diag io.Writer) error {
-	s := r.NewStream()
+func foldSSE(r *folder, in io.Reader, diag io.Writer) error {
+	s := r.r.NewStreamFunc(r.apply)
 	n := 0
 	each := func(c *reducer.Change) {
 		n++

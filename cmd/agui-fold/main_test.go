@@ -80,11 +80,11 @@ func TestAguiFold(t *testing.T) {
 	assert.Equal(t, 2, code, "usage error")
 
 	// An .sse file is read as an event stream; -dialect pins the dialect.
-	out, errOut, code = run(t, bin, "", "-dialect", "sse-contract", "../../testdata/dialects/sse-contract/tools.sse")
+	out, errOut, code = run(t, bin, "", "-dialect", "sse-contract", "../../dialect/testdata/sse-contract/tools.sse")
 	assert.Equal(t, 0, code, errOut)
 	require.NoError(t, json.Unmarshal([]byte(out), &st))
 	assert.NotEmpty(t, st["toolCalls"])
-	_, errOut, code = run(t, bin, "", "-dialect", "streaming", "../../testdata/dialects/sse-contract/tools.sse")
+	_, errOut, code = run(t, bin, "", "-dialect", "streaming", "../../dialect/testdata/sse-contract/tools.sse")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, errOut, "wrong_dialect")
 	_, _, code = run(t, bin, "", "-dialect", "klingon", stream)

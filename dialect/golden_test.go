@@ -1,7 +1,6 @@
-package reducer
+package dialect
 
 import (
-	"bytes"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-reducer/agui/reducer"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,7 +17,7 @@ import (
 // checking after every event that the change records keep a mirror equal to
 // the snapshot and that a rejected event changed nothing. It returns a copy
 // of every change.
-func foldSSE(t testing.TB, r *Reducer, body []byte, cuts []int) []*Change {
+func foldSSE(t testing.TB, r *pipeline, body []byte, cuts []int) []*Change {
 	t.Helper()
 	m := newMirror(t, r)
 	s := r.NewStream()
@@ -31,7 +31,7 @@ func foldSSE(t testing.TB, r *Reducer, body []byte, cuts []int) []*Change {
 			require.Equal(t, before, string(r.Snapshot()), "rejected SSE event %d changed the state", len(out))
 		}
 		before = string(r.Snapshot())
-		cp := &Change{Ops: append([]Op(nil), c.Ops...), Events: append([]CustomEvent(nil), c.Events...), Diagnostics: append([]Diagnostic(nil), c.Diagnostics...)}
+		cp := &Change{Ops: append([]reducer.Op(nil), c.Ops...), Events: append([]reducer.CustomEvent(nil), c.Events...), Diagnostics: append([]reducer.Diagnostic(nil), c.Diagnostics...)}
 		out = append(out, cp)
 	}
 	prev := 0
@@ -42,15 +42,6 @@ func foldSSE(t testing.TB, r *Reducer, body []byte, cuts []int) []*Change {
 	s.Feed(body[prev:], each)
 	s.Close()
 	return out
-}
-
-func hasCode(c *Change, code string) bool {
-	for _, d := range c.Diagnostics {
-		if d.Code == code {
-			return true
-		}
-	}
-	return false
 }
 
 // randomCuts returns n sorted offsets into a body of the given size.
@@ -72,7 +63,7 @@ func randomCuts(rng *rand.Rand, size, n int) []int {
 // golden file. Pinning the directory's dialect must give the same state;
 // an SSE body cut anywhere must too. No event may be rejected.
 func TestDialectGoldens(t *testing.T) {
-	files, err := filepath.Glob("../testdata/dialects/*/*")
+	files, err := filepath.Glob("testdata/*/*.*")
 	require.NoError(t, err)
 	n := 0
 	for _, f := range files {
@@ -84,9 +75,8 @@ func TestDialectGoldens(t *testing.T) {
 		dir := filepath.Base(filepath.Dir(f))
 		name := dir + "/" + strings.TrimSuffix(filepath.Base(f), ext)
 		t.Run(name, func(t *testing.T) {
-			fold := func(opt Options) (*Reducer, []*Change) {
-				opt.Clock = fixedClock()
-				r := New(opt)
+			fold := func(opt Options) (*pipeline, []*Change) {
+				r := newPipeline(opt)
 				if ext == ".jsonl" {
 					return r, foldLines(t, r, readLines(t, f))
 				}
@@ -103,7 +93,7 @@ func TestDialectGoldens(t *testing.T) {
 			}
 			snap := r.Snapshot()
 			golden(t, strings.TrimSuffix(f, ext)+".state.json", snap)
-			restored := New(Options{})
+			restored := newPipeline(Options{})
 			_, err := restored.Restore(snap)
 			require.NoError(t, err)
 			require.Equal(t, string(snap), string(restored.Snapshot()), "restore(snapshot())")
@@ -120,7 +110,7 @@ func TestDialectGoldens(t *testing.T) {
 				require.NoError(t, err)
 				rng := rand.New(rand.NewSource(int64(len(body))))
 				for trial := 0; trial < 50; trial++ {
-					split := New(Options{Clock: fixedClock()})
+					split := newPipeline(Options{})
 					foldSSE(t, split, body, randomCuts(rng, len(body), 1+trial%16))
 					require.Equal(t, string(snap), string(split.Snapshot()), "trial %d", trial)
 				}
@@ -128,62 +118,4 @@ func TestDialectGoldens(t *testing.T) {
 		})
 	}
 	require.GreaterOrEqual(t, n, 20)
-}
-
-// TestCorpusAsSSE turns every recorded corpus stream into an SSE body (with
-// event names, comments, ids and CRLF line endings here and there) and feeds
-// it to Reducer.NewStream cut at many random byte offsets: the final state
-// must be exactly the one the lines give when applied directly.
-func TestCorpusAsSSE(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	require.NoError(t, err)
-	if len(files) == 0 {
-		t.Skip("corpus not found at " + corpusDir)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".jsonl"), func(t *testing.T) {
-			lines := readLines(t, f)
-			direct := New(Options{Clock: fixedClock()})
-			for _, l := range lines {
-				direct.Apply([]byte(l))
-			}
-			want := string(direct.Snapshot())
-
-			rng := rand.New(rand.NewSource(int64(len(lines))))
-			var body bytes.Buffer
-			body.WriteString("\xef\xbb\xbf: recorded from " + filepath.Base(f) + "\n\n")
-			for i, l := range lines {
-				eol := "\n"
-				if rng.Intn(4) == 0 {
-					eol = "\r\n"
-				}
-				if rng.Intn(3) == 0 {
-					body.WriteString("event: message" + eol)
-				}
-				if rng.Intn(5) == 0 {
-					body.WriteString(": keep-alive" + eol)
-				}
-				body.WriteString("id: " + strconv.Itoa(i) + eol)
-				body.WriteString("data: " + l + eol + eol)
-			}
-			data := body.Bytes()
-			for trial := 0; trial < 40; trial++ {
-				r := New(Options{Clock: fixedClock()})
-				cuts := randomCuts(rng, len(data), []int{1, 3, 17, 100, len(data) / 2}[trial%5])
-				if trial == 0 {
-					cuts = nil // whole
-				}
-				cs := foldSSE(t, r, data, cuts)
-				require.Len(t, cs, len(lines), "trial %d: one change per event", trial)
-				require.Equal(t, want, string(r.Snapshot()), "trial %d", trial)
-			}
-			// Byte by byte.
-			r := New(Options{Clock: fixedClock()})
-			s := r.NewStream()
-			for i := range data {
-				s.Feed(data[i:i+1], func(*Change) {})
-			}
-			require.Equal(t, want, string(r.Snapshot()), "byte by byte")
-		})
-	}
 }

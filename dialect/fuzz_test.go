@@ -1,4 +1,4 @@
-package reducer
+package dialect
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ import (
 // change records keep a mirror equal to the state, and a rejected event
 // leaves the state untouched.
 func FuzzNormalize(f *testing.F) {
-	files, _ := filepath.Glob("../testdata/dialects/*/*")
+	files, _ := filepath.Glob("testdata/*/*.*")
 	for _, file := range files {
 		body, err := os.ReadFile(file)
 		if err != nil {
@@ -41,16 +41,16 @@ func FuzzNormalize(f *testing.F) {
 	}
 	f.Add("tool_call_start,message,status", []byte(`{"toolCallId":"c","toolCallName":"f"}`+"\n"+`{"content":"x"}`+"\n"+`{"type":"complete"}`), uint8(8))
 	f.Add("", []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","content":"abc"}`+"\n"+`{"event":"token","token":"x"}`), uint8(3))
-	modes := []string{"", DialectAGUI, DialectSSEContract, DialectTanStack, DialectStreaming}
+	modes := []string{"", AGUI, SSEContract, TanStack, Streaming}
 	f.Fuzz(func(t *testing.T, names string, data []byte, mode uint8) {
-		opt := Options{MaxDepth: 64, Clock: fixedClock()}
+		opt := Options{MaxDepth: 64}
 		if int(mode&7) < len(modes) {
 			opt.Dialect = modes[mode&7]
 		}
 		if mode&8 != 0 {
 			opt.MaxFieldBytes = 16
 		}
-		r := New(opt)
+		r := newPipeline(opt)
 		m := newMirror(t, r)
 		list := strings.Split(names, ",")
 		var c Change
@@ -67,7 +67,7 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("snapshot is not valid JSON: %s", snap)
 		}
 		m.check(t, r, "fuzz input")
-		r2 := New(Options{})
+		r2 := newPipeline(Options{})
 		if _, err := r2.Restore(snap); err != nil {
 			t.Fatalf("restore of own snapshot failed: %v", err)
 		}

@@ -1,4 +1,4 @@
-package reducer
+package dialect
 
 import "github.com/agui-reducer/agui/reducer/jsontree"
 
@@ -35,120 +35,132 @@ func sseContractEvent(name string) bool {
 	return false
 }
 
-// applySSEContract folds one SSE-contract event.
-func (r *Reducer) applySSEContract(c *Change, name string, obj *jsontree.Object) error {
+// applySSEContract translates one SSE-contract event.
+func (t *Translator) applySSEContract(name string, obj *jsontree.Object) *Diagnostic {
 	if !sseContractEvent(name) {
 		return errNotMine
 	}
 	f := fields{obj: obj, typ: name}
 	thread, _ := f.optStr("thread_id")
-	var ev Event
+	var typ, id, delta, toolName string
 	switch name {
 	case "tool_call_start":
-		ev = Event{Type: ToolCallStart, ToolCallID: f.str("toolCallId", true), ToolCallName: f.str("toolCallName", true)}
+		typ, id, toolName = "TOOL_CALL_START", f.str("toolCallId", true), f.str("toolCallName", true)
 		f.optStr("agent")
 	case "tool_call_args":
-		ev = Event{Type: ToolCallArgs, ToolCallID: f.str("toolCallId", true), Delta: f.str("delta", true), HasDelta: true}
+		typ, id, delta = "TOOL_CALL_ARGS", f.str("toolCallId", true), f.str("delta", true)
 	case "tool_call_end":
-		ev = Event{Type: ToolCallEnd, ToolCallID: f.str("toolCallId", true)}
+		typ, id = "TOOL_CALL_END", f.str("toolCallId", true)
 	case "tool_result":
-		ev = Event{Type: ToolCallResult, ToolCallID: f.str("toolCallId", true), Content: f.str("content", true)}
+		typ, id, delta = "TOOL_CALL_RESULT", f.str("toolCallId", true), f.str("content", true)
 		if role, ok := f.optStr("role"); ok && role != "tool" {
 			f.fail(`role must be "tool"`)
 		}
 	case "reasoning_start":
-		ev = Event{Type: ReasoningStart, MessageID: f.str("messageId", true)}
+		typ, id = "REASONING_START", f.str("messageId", true)
 	case "reasoning_end":
-		ev = Event{Type: ReasoningEnd, MessageID: f.str("messageId", true)}
+		typ, id = "REASONING_END", f.str("messageId", true)
 	case "reasoning_message_start":
-		ev = Event{Type: ReasoningMessageStart, MessageID: f.str("messageId", true), Role: "assistant"}
+		typ, id = "REASONING_MESSAGE_START", f.str("messageId", true)
 		if role, ok := f.optStr("role"); ok && role != "assistant" {
 			f.fail(`role must be "assistant"`)
 		}
 	case "reasoning_message_content":
-		ev = Event{Type: ReasoningMessageContent, MessageID: f.str("messageId", true), Delta: f.str("delta", true), HasDelta: true}
+		typ, id, delta = "REASONING_MESSAGE_CONTENT", f.str("messageId", true), f.str("delta", true)
 	case "reasoning_message_end":
-		ev = Event{Type: ReasoningMessageEnd, MessageID: f.str("messageId", true)}
+		typ, id = "REASONING_MESSAGE_END", f.str("messageId", true)
 	case "message":
 		content := f.str("content", true)
 		agent, _ := f.optStr("agent")
 		if f.err != nil {
-			return errOf(f.err)
+			return f.err
 		}
-		if r.replaying != "" {
+		if t.replayed != "" {
 			return nil
 		}
-		if err := r.checkGrowth(false, content); err != nil {
+		if err := t.checkGrowth(false, content); err != nil {
 			return err
 		}
-		r.ensureRun(c, thread)
-		return r.segmentText(c, "", agent, content, 0, false)
+		t.ensureRun(thread)
+		return t.segmentText("", agent, content, "")
 	case "status":
-		return r.sseStatus(c, &f, thread)
+		return t.sseStatus(&f, thread)
 	case "error":
 		msg := f.str("message", true)
 		code, hasCode := f.optStr("code")
 		if f.err != nil {
-			return errOf(f.err)
+			return f.err
 		}
-		if r.replaying == "" {
-			r.failRun(c, msg, code, hasCode)
+		if t.replayed == "" {
+			t.failRun(msg, code, hasCode)
 		}
 		return nil
 	}
 	if f.err != nil {
-		return errOf(f.err)
+		return f.err
 	}
-	if err := r.checkDelta(&ev); err != nil {
+	if err := t.checkDelta(typ, id, delta); err != nil {
 		return err
 	}
-	if r.replaying != "" {
+	if t.replayed != "" {
 		return nil
 	}
-	r.ensureRun(c, thread)
-	switch ev.Type {
-	case ToolCallStart:
-		ev.ParentMessageID = r.toolParent(c, "", false, 0, false)
-	case ReasoningMessageContent:
-		if r.findMessage(ev.MessageID) == nil {
+	t.ensureRun(thread)
+	switch typ {
+	case "TOOL_CALL_START":
+		parent := t.toolParent("", false, "")
+		b := t.start(typ).str("toolCallId", id).str("toolCallName", toolName)
+		if parent != "" {
+			b.str("parentMessageId", parent)
+		}
+		b.put()
+	case "TOOL_CALL_ARGS":
+		t.toolArgs(id, delta)
+	case "TOOL_CALL_END":
+		t.endTool(id, nil)
+	case "TOOL_CALL_RESULT":
+		t.closeSegment("")
+		if t.seg != "" {
+			t.segDone = true
+		}
+		t.toolResult(id, delta)
+	case "REASONING_MESSAGE_START":
+		t.start(typ).str("messageId", id).str("role", "assistant").put()
+	case "REASONING_MESSAGE_CONTENT":
+		if !t.msgs[id] {
 			// The contract's own concurrent example streams reasoning
 			// without reasoning_message_start.
-			start := Event{Type: ReasoningMessageStart, MessageID: ev.MessageID, Role: "assistant"}
-			r.emit(c, &start)
+			t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "assistant").put()
 		}
-	case ToolCallResult:
-		ev.MessageID = r.derivedID(idMessage, "result-"+ev.ToolCallID)
-		r.closeSegment(c, 0, false)
-		if r.dialect.seg != "" {
-			r.dialect.segDone = true
-		}
+		t.reasoningContent(id, delta)
+	default:
+		t.start(typ).str("messageId", id).put()
 	}
-	r.emit(c, &ev)
 	return nil
 }
 
-// sseStatus folds a status event: the run's lifecycle.
-func (r *Reducer) sseStatus(c *Change, f *fields, thread string) error {
+// sseStatus translates a status event: the run's lifecycle.
+func (t *Translator) sseStatus(f *fields, thread string) *Diagnostic {
 	status := f.str("type", true)
 	msg, hasMsg := f.optStr("message")
 	if f.err != nil {
-		return errOf(f.err)
+		return f.err
 	}
-	if r.replaying != "" {
+	if t.replayed != "" {
 		return nil
 	}
 	switch status {
 	case "start", "running":
-		r.ensureRun(c, thread)
+		t.ensureRun(thread)
 	case "complete":
-		r.finishRun(c, nil, 0, false)
+		t.finishRun(nil, "")
 	case "error":
 		if !hasMsg || msg == "" {
 			msg = "The agent reported an error"
 		}
-		r.failRun(c, msg, "", false)
+		t.failRun(msg, "", false)
 	default:
-		c.warn("unknown_type", "status: unknown status type '"+status+"' ignored")
+		t.warn("unknown_type", "status: unknown status type '"+status+"' ignored")
 		return errIgnored
 	}
 	return nil
@@ -156,21 +168,21 @@ func (r *Reducer) sseStatus(c *Change, f *fields, thread string) error {
 
 // checkDelta rejects, before a run is started for it, a delta that would
 // push a streamed field past the field limit.
-func (r *Reducer) checkDelta(ev *Event) error {
+func (t *Translator) checkDelta(typ, id, delta string) *Diagnostic {
 	n := 0
-	switch ev.Type {
-	case ToolCallArgs:
-		if t := r.toolByID[ev.ToolCallID]; t != nil {
-			n = len(t.args)
+	switch typ {
+	case "TOOL_CALL_ARGS":
+		if rec := t.tools[id]; rec != nil {
+			n = rec.args
 		}
-	case ReasoningMessageContent:
-		if m := r.findMessage(ev.MessageID); m != nil {
-			n = len(m.reasoning)
+	case "REASONING_MESSAGE_CONTENT":
+		if r := t.texts[id]; r != nil {
+			n = len(r.reasoning)
 		}
 	default:
 		return nil
 	}
-	if n+len(ev.Delta) > r.opt.MaxFieldBytes {
+	if n+len(delta) > t.opt.MaxFieldBytes {
 		return errorf("too_large", "delta would exceed the field limit")
 	}
 	return nil

@@ -1,4 +1,4 @@
-package reducer
+package dialect
 
 import (
 	"strconv"
@@ -22,7 +22,7 @@ func splitFrame(f string) (name, data string) {
 // foldFrames applies each frame, checking after every event that the change
 // records keep a mirror equal to the snapshot and that a rejected event
 // (bad input, wrong dialect) changed nothing.
-func foldFrames(t testing.TB, r *Reducer, frames []string) []*Change {
+func foldFrames(t testing.TB, r *pipeline, frames []string) []*Change {
 	t.Helper()
 	m := newMirror(t, r)
 	out := make([]*Change, 0, len(frames))
@@ -46,10 +46,10 @@ func runFrameCases(t *testing.T, cases []eventCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := New(tc.opt)
+			r := newPipeline(tc.opt)
 			cs := foldFrames(t, r, tc.events)
 			tc.check(t, snapshotOf(t, r), cs)
-			r2 := New(tc.opt)
+			r2 := newPipeline(tc.opt)
 			_, err := r2.Restore(r.Snapshot())
 			require.NoError(t, err)
 			require.Equal(t, string(r.Snapshot()), string(r2.Snapshot()))
@@ -116,31 +116,31 @@ func TestDialectPinned(t *testing.T) {
 		dialect string
 		want    []string // diagnostic codes, one frame of all after another
 	}{
-		{DialectAGUI, []string{"wrong_dialect", "wrong_dialect", "bad_event", "wrong_dialect"}},
-		{DialectSSEContract, []string{"wrong_dialect", "wrong_dialect", "wrong_dialect", "wrong_dialect"}},
-		{DialectTanStack, []string{"wrong_dialect", "wrong_dialect"}},
-		{DialectStreaming, []string{"wrong_dialect", "wrong_dialect", "wrong_dialect", "wrong_dialect"}},
+		{AGUI, []string{"wrong_dialect", "wrong_dialect", "bad_event", "wrong_dialect"}},
+		{SSEContract, []string{"wrong_dialect", "wrong_dialect", "wrong_dialect", "wrong_dialect"}},
+		{TanStack, []string{"wrong_dialect", "wrong_dialect"}},
+		{Streaming, []string{"wrong_dialect", "wrong_dialect", "wrong_dialect", "wrong_dialect"}},
 		// sse-contract → tanstack → tanstack (variant) → streaming
-		{DialectAuto, []string{"mixed_dialects", "mixed_dialects"}},
+		{Auto, []string{"mixed_dialects", "mixed_dialects"}},
 		{"", []string{"mixed_dialects", "mixed_dialects"}},
 		{"klingon", []string{"bad_option", "bad_option", "bad_option", "bad_option", "bad_option"}},
 	}
 	for _, tc := range cases {
 		t.Run("dialect="+tc.dialect, func(t *testing.T) {
-			r := New(Options{Dialect: tc.dialect})
+			r := newPipeline(Options{Dialect: tc.dialect})
 			cs := foldFrames(t, r, all)
 			assert.Equal(t, tc.want, codes(cs))
 		})
 	}
 	t.Run("Dialects lists every name", func(t *testing.T) {
-		for _, name := range Dialects() {
+		for _, name := range Names() {
 			_, ok := parseDialect(name)
 			assert.True(t, ok, name)
 		}
 	})
 }
 
-func TestDialectSSEContract(t *testing.T) {
+func TestSSEContract(t *testing.T) {
 	runFrameCases(t, []eventCase{
 		{"text before a tool call owns it; text after opens a new message", Options{}, []string{
 			`status {"type":"start","thread_id":"th"}`,
@@ -196,7 +196,7 @@ func TestDialectSSEContract(t *testing.T) {
 	})
 }
 
-func TestDialectTanStackVariant(t *testing.T) {
+func TestTanStackVariant(t *testing.T) {
 	runFrameCases(t, []eventCase{
 		{"accumulated content: extend, stale prefix, disagreement", Options{}, []string{
 			`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
@@ -266,7 +266,7 @@ func TestDialectTanStackVariant(t *testing.T) {
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, []string{"bad_event", "bad_event", "bad_event", "bad_event", "bad_event", "bad_event", "bad_event"}, codes(cs))
 		}},
-		{"pinned agui keeps canonical semantics", Options{Dialect: DialectAGUI}, []string{
+		{"pinned agui keeps canonical semantics", Options{Dialect: AGUI}, []string{
 			`{"type":"RUN_STARTED","runId":"r"}`,
 			`{"type":"RUN_ERROR","error":{"message":"x"}}`,
 		}, func(t *testing.T, s state, cs []*Change) {
@@ -275,7 +275,7 @@ func TestDialectTanStackVariant(t *testing.T) {
 	})
 }
 
-func TestDialectTanStackLegacy(t *testing.T) {
+func TestTanStackLegacy(t *testing.T) {
 	runFrameCases(t, []eventCase{
 		{"content completes open tool calls", Options{}, []string{
 			`{"type":"tool_call","id":"r","toolCall":{"id":"c","function":{"name":"f","arguments":"{\"a\":1}"}},"index":0}`,
@@ -336,7 +336,7 @@ func TestDialectTanStackLegacy(t *testing.T) {
 	})
 }
 
-func TestDialectStreaming(t *testing.T) {
+func TestStreaming(t *testing.T) {
 	runFrameCases(t, []eventCase{
 		{"tool_end matches the oldest running tool_start of its name", Options{}, []string{
 			`{"event":"tool_start","thread_id":"t","tool_name":"f","arguments":{"n":1}}`,
@@ -415,9 +415,9 @@ func TestDialectIDs(t *testing.T) {
 	})
 
 	t.Run("after a restore the next run is not taken for a replay", func(t *testing.T) {
-		r := New(Options{})
+		r := newPipeline(Options{})
 		foldFrames(t, r, []string{`{"event":"token","token":"a"}`, `{"event":"message_complete","message":{"role":"assistant","content":"a"}}`})
-		r2 := New(Options{})
+		r2 := newPipeline(Options{})
 		_, err := r2.Restore(r.Snapshot())
 		require.NoError(t, err)
 		cs := foldFrames(t, r2, []string{`{"event":"token","token":"b"}`})
@@ -436,7 +436,7 @@ func TestDialectIDs(t *testing.T) {
 			`message {"content":"y"}`,
 			`{"type":"done"}`,
 		}
-		a, b := New(Options{}), New(Options{})
+		a, b := newPipeline(Options{}), newPipeline(Options{})
 		foldFrames(t, a, frames)
 		foldFrames(t, b, frames)
 		assert.Equal(t, string(a.Snapshot()), string(b.Snapshot()))
@@ -472,7 +472,7 @@ func TestDialectLimits(t *testing.T) {
 }
 
 func TestDialectRestoreMidStream(t *testing.T) {
-	r := New(Options{})
+	r := newPipeline(Options{})
 	foldFrames(t, r, []string{`{"event":"token","token":"a"}`})
 	_, err := r.Restore(r.Snapshot())
 	require.NoError(t, err)
@@ -484,7 +484,7 @@ func TestDialectRestoreMidStream(t *testing.T) {
 }
 
 func TestDialectAfterTransportFailure(t *testing.T) {
-	r := New(Options{})
+	r := newPipeline(Options{})
 	foldFrames(t, r, []string{
 		`{"type":"content","id":"r","delta":"ab"}`,
 		`{"type":"tool_call","toolCall":{"id":"c","function":{"name":"f"}},"index":0}`,

@@ -1,4 +1,4 @@
-package reducer
+package dialect
 
 import (
 	"strings"
@@ -22,13 +22,13 @@ import (
 //	message_complete {message}              → the message's final text (reconciled with the tokens),
 //	                                          its metadata, TEXT_MESSAGE_END, RUN_FINISHED
 //	error {error_type, error_message, recoverable}
-//	                                        → RUN_ERROR {message, code: error_type}, error.recoverable
+//	                                        → RUN_ERROR {message, code: error_type}, recoverable
 //
 // The first event of a run starts one (RUN_STARTED with thread_id and an
 // assigned run id).
 
-// applyStreaming folds one seeds/003 streaming event.
-func (r *Reducer) applyStreaming(c *Change, obj *jsontree.Object) error {
+// applyStreaming translates one seeds/003 streaming event.
+func (t *Translator) applyStreaming(obj *jsontree.Object) *Diagnostic {
 	ev, ok := obj.Get("event")
 	name, isStr := ev.(string)
 	if !ok || !isStr {
@@ -37,44 +37,44 @@ func (r *Reducer) applyStreaming(c *Change, obj *jsontree.Object) error {
 	f := fields{obj: obj, typ: name}
 	thread, _ := f.optStr("thread_id")
 	if f.err != nil {
-		return errOf(f.err)
+		return f.err
 	}
 	switch name {
 	case "token":
 		token := f.str("token", true)
 		if f.err != nil {
-			return errOf(f.err)
+			return f.err
 		}
-		if err := r.checkGrowth(false, token); err != nil {
+		if err := t.checkGrowth(false, token); err != nil {
 			return err
 		}
-		if r.replaying != "" {
+		if t.replayed != "" {
 			return nil
 		}
-		r.ensureRun(c, thread)
-		return r.segmentText(c, "", "", token, 0, false)
+		t.ensureRun(thread)
+		return t.segmentText("", "", token, "")
 	case "tool_start", "tool_execution_request":
-		return r.streamingToolStart(c, &f, thread)
+		return t.streamingToolStart(&f, thread)
 	case "tool_end":
-		return r.streamingToolEnd(c, &f, thread)
+		return t.streamingToolEnd(&f, thread)
 	case "tool_execution_complete":
 		id := f.str("execution_id", true)
 		if f.err != nil {
-			return errOf(f.err)
+			return f.err
 		}
-		if r.replaying != "" {
+		if t.replayed != "" {
 			return nil
 		}
-		t := r.toolByID[id]
-		if t == nil {
-			c.warn("unknown_tool_call", "tool_execution_complete: no tool call with execution_id '"+id+"'")
+		rec := t.tools[id]
+		if rec == nil {
+			t.warn("unknown_tool_call", "tool_execution_complete: no tool call with execution_id '"+id+"'")
 			return nil
 		}
-		if t.Status == ToolRunning {
-			r.endTool(c, id, nil)
+		if rec.running {
+			t.endTool(id, nil)
 		}
 	case "message_complete":
-		return r.messageComplete(c, &f, thread)
+		return t.messageComplete(&f, thread)
 	case "error":
 		msg := f.str("error_message", true)
 		typ, hasType := f.optStr("error_type")
@@ -86,75 +86,76 @@ func (r *Reducer) applyStreaming(c *Change, obj *jsontree.Object) error {
 			}
 		}
 		if f.err != nil {
-			return errOf(f.err)
+			return f.err
 		}
-		if r.replaying != "" {
+		if t.replayed != "" {
 			return nil
 		}
-		r.failRun(c, msg, typ, hasType)
+		t.failRun(msg, typ, hasType)
 		if hasRecoverable {
-			r.setRecoverable(c, recoverable)
+			v := "false"
+			if recoverable {
+				v = "true"
+			}
+			t.startAmend().raw("recoverable", v).putAmend()
 		}
 	default:
-		c.warn("unknown_type", "unknown streaming event '"+name+"' ignored")
+		t.warn("unknown_type", "unknown streaming event '"+name+"' ignored")
 		return errIgnored
 	}
 	return nil
 }
 
-// streamingArgs reads the arguments object of a tool event.
-func streamingArgs(f *fields) (jsontree.Value, bool) {
-	if a := f.object("arguments"); a != nil {
-		return a, true
-	}
-	return nil, false
-}
-
-// streamingToolStart folds tool_start (a server tool starts executing) and
-// tool_execution_request (the client must execute one).
-func (r *Reducer) streamingToolStart(c *Change, f *fields, thread string) error {
+// streamingToolStart translates tool_start (a server tool starts
+// executing) and tool_execution_request (the client must execute one).
+func (t *Translator) streamingToolStart(f *fields, thread string) *Diagnostic {
 	name := f.str("tool_name", true)
 	var id string
 	request := f.typ == "tool_execution_request"
 	if request {
 		id = f.str("execution_id", true)
 	}
-	args, hasArgs := streamingArgs(f)
-	if f.err != nil {
-		return errOf(f.err)
+	var args jsontree.Value
+	a := f.object("arguments")
+	hasArgs := a != nil
+	if hasArgs {
+		args = a
 	}
-	if hasArgs && len(argsJSON(args)) > r.opt.MaxFieldBytes {
+	if f.err != nil {
+		return f.err
+	}
+	if hasArgs && len(argsJSON(args)) > t.opt.MaxFieldBytes {
 		return errorf("too_large", f.typ+": arguments exceed the field limit")
 	}
-	if r.replaying != "" {
+	if t.replayed != "" {
 		return nil
 	}
-	r.ensureRun(c, thread)
+	t.ensureRun(thread)
 	if !request {
-		id = r.newID(idTool)
+		id = t.newID(idTool)
 	}
 	parent := ""
-	if r.toolByID[id] == nil {
-		parent = r.toolParent(c, "", false, 0, false)
+	if t.tools[id] == nil {
+		parent = t.toolParent("", false, "")
 	}
-	t := r.upsertTool(c, id, name, parent, args, hasArgs)
-	if t == nil {
+	rec := t.upsertTool(id, name, parent, args, hasArgs)
+	if rec == nil {
 		return nil
 	}
 	if !request {
-		r.dialect.pending = append(r.dialect.pending, pendingTool{name: name, id: id})
+		t.pending = append(t.pending, pendingTool{name: name, id: id})
 		return nil
 	}
-	if t.Status == ToolRunning {
-		r.endTool(c, id, nil)
+	if rec.running {
+		t.endTool(id, nil)
 	}
-	r.setClientSide(c, t)
+	t.requestTool(id, nil, true)
 	return nil
 }
 
-// streamingToolEnd folds tool_end: the oldest running tool_start of that
-// name has finished with its result.
-func (r *Reducer) streamingToolEnd(c *Change, f *fields, thread string) error {
+// streamingToolEnd translates tool_end: the oldest running tool_start of
+// that name has finished with its result.
+func (t *Translator) streamingToolEnd(f *fields, thread string) *Diagnostic {
 	name := f.str("tool_name", true)
 	result, ok := f.obj.Get("result")
 	if !ok {
@@ -170,42 +171,41 @@ func (r *Reducer) streamingToolEnd(c *Change, f *fields, thread string) error {
 		meta.Set("executionTimeMs", n)
 	}
 	if f.err != nil {
-		return errOf(f.err)
+		return f.err
 	}
-	if r.replaying != "" {
+	if t.replayed != "" {
 		return nil
 	}
-	r.ensureRun(c, thread)
-	d := &r.dialect
+	t.ensureRun(thread)
 	id := ""
-	for i, p := range d.pending {
-		if p.name == name && r.toolByID[p.id] != nil {
+	for i, p := range t.pending {
+		if p.name == name && t.tools[p.id] != nil {
 			id = p.id
-			d.pending = append(d.pending[:i], d.pending[i+1:]...)
+			t.pending = append(t.pending[:i], t.pending[i+1:]...)
 			break
 		}
 	}
 	if id == "" {
 		// No tool_start: the call is known from its end alone.
-		id = r.newID(idTool)
-		if r.upsertTool(c, id, name, r.toolParent(c, "", false, 0, false), nil, false) == nil {
+		id = t.newID(idTool)
+		if t.upsertTool(id, name, t.toolParent("", false, ""), nil, false) == nil {
 			return nil
 		}
 	}
-	r.endTool(c, id, meta)
-	r.dialectResult(c, id, toolContent(result))
+	t.endTool(id, meta)
+	t.toolResult(id, toolContent(result))
 	return nil
 }
 
-// messageComplete folds message_complete: the message's final text wins
-// over the streamed tokens where they disagree, then the run finishes.
-func (r *Reducer) messageComplete(c *Change, f *fields, thread string) error {
+// messageComplete translates message_complete: the message's final text
+// wins over the streamed tokens where they disagree, then the run finishes.
+func (t *Translator) messageComplete(f *fields, thread string) *Diagnostic {
 	mo := f.object("message")
 	if mo == nil && f.err == nil {
 		f.fail("message is required")
 	}
 	if f.err != nil {
-		return errOf(f.err)
+		return f.err
 	}
 	mf := fields{obj: mo, typ: "message_complete: message"}
 	role := mf.str("role", true)
@@ -217,34 +217,31 @@ func (r *Reducer) messageComplete(c *Change, f *fields, thread string) error {
 		mf.fail("role must be one of assistant, user, system")
 	}
 	if mf.err != nil {
-		return errOf(mf.err)
+		return mf.err
 	}
-	if len(content) > r.opt.MaxFieldBytes {
+	if len(content) > t.opt.MaxFieldBytes {
 		return errorf("too_large", "message_complete: content exceeds the field limit")
 	}
-	if r.replaying != "" {
+	if t.replayed != "" {
 		return nil
 	}
-	r.ensureRun(c, thread)
-	var target *Message
+	t.ensureRun(thread)
+	target := ""
 	if role == "assistant" {
-		target = r.reconcileSegments(c, content)
+		target = t.reconcileSegments(content)
 	} else {
-		id := r.newID(idMessage)
-		start := Event{Type: TextMessageStart, MessageID: id, Role: role}
-		r.emit(c, &start)
+		id := t.newID(idMessage)
+		t.start("TEXT_MESSAGE_START").str("messageId", id).str("role", role).put()
 		if content != "" {
-			ev := Event{Type: TextMessageContent, MessageID: id, Delta: content, HasDelta: true}
-			r.emit(c, &ev)
+			t.textContent(id, content)
 		}
-		end := Event{Type: TextMessageEnd, MessageID: id}
-		r.emit(c, &end)
-		target = r.findMessage(id)
+		t.start("TEXT_MESSAGE_END").str("messageId", id).put()
+		target = id
 	}
-	if target != nil {
-		mergeMetadata(c, &target.Metadata, meta, messagePath(target))
+	if target != "" && meta != nil {
+		t.startAmend().str("messageId", target).val("metadata", meta).putAmend()
 	}
-	r.finishRun(c, nil, 0, false)
+	t.finishRun(nil, "")
 	return nil
 }
 
@@ -253,40 +250,41 @@ func (r *Reducer) messageComplete(c *Change, f *fields, thread string) error {
 // end. Text split by tool calls into several segments agrees when content
 // is their concatenation; otherwise the open segment takes what is missing,
 // or is replaced when it disagrees.
-func (r *Reducer) reconcileSegments(c *Change, content string) *Message {
-	d := &r.dialect
+func (t *Translator) reconcileSegments(content string) string {
 	var known strings.Builder
-	var last *Message
-	for _, id := range d.segs {
-		if m := r.findMessage(id); m != nil && m.Role == "assistant" {
-			known.Write(m.text)
-			last = m
-			if string(m.text) == content {
-				return m
-			}
+	last := ""
+	for _, id := range t.segs {
+		if !t.msgs[id] {
+			continue
+		}
+		text := t.text(id).text
+		known.Write(text)
+		last = id
+		if string(text) == content {
+			return id
 		}
 	}
 	all := known.String()
 	if content == all {
-		r.closeSegment(c, 0, false)
+		t.closeSegment("")
 		return last
 	}
-	if r.segmentOpen() && d.segText {
-		m := r.findMessage(d.seg)
+	if t.segmentOpen() && t.segText {
+		id := t.seg
+		shown := t.text(id).text
 		delta, replace := "", false
-		if len(d.segs) > 1 && strings.HasPrefix(content, all) {
+		if len(t.segs) > 1 && strings.HasPrefix(content, all) {
 			delta = content[len(all):]
 		} else {
-			delta, replace = reconcile(m.text, content)
+			delta, replace = reconcile(shown, content)
 		}
 		if replace {
-			r.setText(c, m, content)
+			t.amendText(id, false, content)
 		} else if delta != "" {
-			ev := Event{Type: TextMessageContent, MessageID: m.ID, Delta: delta, HasDelta: true}
-			r.emit(c, &ev)
+			t.textContent(id, delta)
 		}
-		r.closeSegment(c, 0, false)
-		return m
+		t.closeSegment("")
+		return id
 	}
 	if content == "" {
 		return last
@@ -296,9 +294,24 @@ func (r *Reducer) reconcileSegments(c *Change, content string) *Message {
 		rest = content[len(all):]
 	}
 	// The final text was not streamed (or not all of it): a new segment.
-	d.segDone = true
-	r.segmentText(c, "", "", rest, 0, false)
-	m := r.findMessage(d.seg)
-	r.closeSegment(c, 0, false)
-	return m
+	t.segDone = true
+	t.segmentText("", "", rest, "")
+	id := t.seg
+	t.closeSegment("")
+	return id
+}
+
+// reconcile compares the full text a dialect sends with the text it
+// streamed: it returns the suffix to append when full extends it, "" when
+// full is what was streamed or a stale prefix of it, and replace when they
+// disagree.
+func reconcile(shown []byte, full string) (delta string, replace bool) {
+	cur := string(shown)
+	switch {
+	case strings.HasPrefix(full, cur):
+		return full[len(cur):], false
+	case strings.HasPrefix(cur, full):
+		return "", false
+	}
+	return "", true
 }

@@ -1,0 +1,894 @@
+package dialect
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Names of the dialects (Options.Dialect).
+const (
+	Auto        = "auto"
+	AGUI        = "agui"
+	SSEContract = "sse-contract"
+	TanStack    = "tanstack"
+	Streaming   = "streaming"
+)
+
+// Names returns the names Options.Dialect accepts besides "".
+func Names() []string {
+	return []string{Auto, AGUI, SSEContract, TanStack, Streaming}
+}
+
+// AmendEvent names the CUSTOM event by which a translation says what
+// canonical AG-UI has no event for (an approval request, a client-side
+// tool, a finish reason, a recoverable error, a text sent whole). Package
+// reducer folds it (reducer.AmendEvent); docs/dialects.md describes it.
+const AmendEvent = "agui.amend"
+
+// Default limits (see Options), those of package reducer.
+const (
+	defaultMaxDepth      = 512
+	defaultMaxEventBytes = 16 << 20
+	defaultMaxFieldBytes = 32 << 20
+)
+
+// Options configure a Translator. The zero value detects the dialect of
+// each event.
+type Options struct {
+	// Dialect is "" or Auto to detect each event's dialect, or the one
+	// dialect to accept (any other event is rejected with wrong_dialect).
+	Dialect string
+
+	// NewID names what a dialect leaves unnamed (kind "msg", "tool" or
+	// "run"); nil or "" means deterministic ids "msg-1", "tool-1", "run-1"…
+	// skipping the ids the stream has used.
+	NewID func(kind string) string
+
+	// The limits of the reducer the events go to (0 means its defaults):
+	// an event the reducer would reject in part is rejected whole, before
+	// anything is emitted.
+	MaxEventBytes int
+	MaxDepth      int
+	MaxFieldBytes int
+}
+
+// Diagnostic is a problem with one input event. An error means nothing was
+// emitted for it; a warning that it was understood in part.
+type Diagnostic struct {
+	Code    string
+	Message string
+	Warning bool
+}
+
+func (d *Diagnostic) Error() string { return d.Code + ": " + d.Message }
+
+func errorf(code, msg string) *Diagnostic { return &Diagnostic{Code: code, Message: msg} }
+
+// dialect identifies one event shape.
+type dialect uint8
+
+const (
+	dialectNone dialect = iota
+	dialectAGUI
+	dialectSSEContract
+	dialectTanStack
+	dialectStreaming
+	dialectAuto
+)
+
+var dialectNames = [...]string{"", AGUI, SSEContract, TanStack, Streaming, Auto}
+
+func (d dialect) String() string { return dialectNames[d] }
+
+func parseDialect(s string) (dialect, bool) {
+	switch s {
+	case "", Auto:
+		return dialectAuto, true
+	case AGUI:
+		return dialectAGUI, true
+	case SSEContract:
+		return dialectSSEContract, true
+	case TanStack:
+		return dialectTanStack, true
+	case Streaming:
+		return dialectStreaming, true
+	}
+	return dialectNone, false
+}
+
+// Kinds of the ids a translator assigns.
+const (
+	idMessage = iota
+	idTool
+	idRun
+	idKinds
+)
+
+var idKindNames = [idKinds]string{"msg", "tool", "run"}
+
+// Translator turns the events of one stream, in one dialect or several,
+// into canonical AG-UI events. It remembers what it needs of the stream
+// (the ids in use, the run going on, the open text segment, the text it
+// streamed) from the events it translated and the canonical events it
+// passed on; it never sees the reducer the events go to. It is not safe
+// for concurrent use: give each stream (each conversation) its own.
+type Translator struct {
+	opt  Options
+	pin  dialect
+	last dialect      // dialect of the last non-canonical event (mixed-dialect warning)
+	n    [idKinds]int // counters behind assigned ids
+
+	emitFn func([]byte)
+	diags  []Diagnostic
+	b      []byte  // the event being built
+	bld    builder // and its builder
+
+	// The conversation as the stream told it.
+	msgs       map[string]bool     // message ids in use
+	activities map[string]bool     // those of activity messages
+	tools      map[string]*toolRec // tool calls by id
+	texts      map[string]*textRec // text this translator streamed, per message, this run
+	steps      map[string]bool     // steps running
+	running    bool
+	thread     string
+	run        string
+	done       map[string]bool // runs folded to their end
+	replayed   string          // a run being replayed (skipped by the reducer): "" none
+
+	// The assistant message that id-less text and thinking go to (a
+	// "segment"): seg is its id, segText and segReasoning whether a text or
+	// reasoning stream is open on it, segDone that a tool call took it over,
+	// so that later text opens a new segment. segs lists the run's segments.
+	seg                   string
+	segText, segReasoning bool
+	segDone               bool
+	segs                  []string
+
+	// indexed are the tool calls of TanStack tool_call chunks, found again
+	// by index; pending are the seeds/003 tool_start calls awaiting tool_end.
+	indexed []indexedTool
+	pending []pendingTool
+
+	// TanStack's AG-UI variant: the assistant message of the last
+	// TEXT_MESSAGE_START (owner of tool calls without a parent), and the
+	// reasoning message STEP_FINISHED thinking text streams into.
+	active      string
+	step        string // step whose thinking is streaming ("" none)
+	stepMsg     string // its reasoning message
+	stepStarted string // last STEP_STARTED step name, and its timestamp
+	stepTS      jsontree.Number
+	lastStep    string // last step finished by thinking text
+}
+
+type toolRec struct {
+	name    string
+	running bool
+	args    int // bytes of arguments this translator sent
+}
+
+type textRec struct{ text, reasoning []byte }
+
+type indexedTool struct {
+	index int // -1 when the chunk had none
+	id    string
+	open  bool // not yet ended
+}
+
+type pendingTool struct{ name, id string }
+
+// New returns a Translator for a new stream. An unknown Options.Dialect
+// makes every event fail with bad_option.
+func New(opt Options) *Translator {
+	if opt.MaxEventBytes <= 0 {
+		opt.MaxEventBytes = defaultMaxEventBytes
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = defaultMaxDepth
+	}
+	if opt.MaxFieldBytes <= 0 {
+		opt.MaxFieldBytes = defaultMaxFieldBytes
+	}
+	t := &Translator{opt: opt}
+	t.pin, _ = parseDialect(opt.Dialect)
+	t.Reset()
+	return t
+}
+
+// Reset forgets the stream: the next event starts a new conversation.
+func (t *Translator) Reset() {
+	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0]}
+	t.msgs = map[string]bool{}
+	t.activities = map[string]bool{}
+	t.tools = map[string]*toolRec{}
+	t.texts = map[string]*textRec{}
+	t.steps = map[string]bool{}
+	t.done = map[string]bool{}
+}
+
+// EndRun tells the translator that the host failed the run itself (a
+// transport failure: the reducer's Fail): the next event that carries
+// content starts a new run.
+func (t *Translator) EndRun() {
+	t.running = false
+	t.endRun()
+}
+
+// Observe tells the translator about a canonical event the host folded
+// itself, not from the stream (a local RUN_FINISHED when the user stops
+// the run): it remembers what the event tells, as for one passed on.
+func (t *Translator) Observe(event []byte) {
+	v, _ := jsontree.Parse(event, jsontree.ParseOptions{MaxDepth: t.opt.MaxDepth})
+	if obj, ok := v.(*jsontree.Object); ok {
+		in := infoOf(obj)
+		t.observe(&in)
+	}
+}
+
+// Resume tells a new translator the conversation it continues, as a
+// reducer's state snapshot (its JSON text): the ids in use, the thread,
+// whether a run is going on. Assigned ids then skip those in use, and a
+// new run is not taken for a replay of the last one.
+func (t *Translator) Resume(snapshot []byte) {
+	t.Reset()
+	v, _ := jsontree.Parse(snapshot, jsontree.ParseOptions{MaxDepth: 1 << 24})
+	o, _ := v.(*jsontree.Object)
+	if o == nil {
+		return
+	}
+	t.thread, t.run = objString(o, "threadId"), objString(o, "runId")
+	t.running = objString(o, "status") == "running"
+	if t.run != "" && !t.running {
+		t.done[t.run] = true
+	}
+	for _, key := range [...]string{"messages", "toolCalls", "steps"} {
+		a, _ := o.Get(key)
+		arr, _ := a.(*jsontree.Array)
+		if arr == nil {
+			continue
+		}
+		for _, e := range arr.Elems {
+			if eo, ok := e.(*jsontree.Object); ok {
+				if id := objString(eo, "id"); id != "" {
+					switch key {
+					case "messages":
+						t.msgs[id] = true
+					case "toolCalls":
+						t.tools[id] = &toolRec{name: objString(eo, "name"), running: objString(eo, "status") == "running"}
+					}
+				}
+				if key == "steps" && objString(eo, "status") == "running" {
+					t.steps[objString(eo, "name")] = true
+				}
+			}
+		}
+	}
+}
+
+// endRun forgets what was scoped to the run that just started or ended.
+func (t *Translator) endRun() {
+	t.seg, t.segText, t.segReasoning, t.segDone = "", false, false, false
+	t.segs = t.segs[:0]
+	t.indexed = t.indexed[:0]
+	t.pending = t.pending[:0]
+	t.active, t.step, t.stepMsg, t.stepStarted, t.lastStep = "", "", "", "", ""
+	t.stepTS = ""
+	clear(t.texts)
+}
+
+// errNotMine tells the caller an event is not in the dialect asked;
+// errIgnored that it is, but unknown and ignored with a warning.
+var (
+	errNotMine = errorf("wrong_dialect", "")
+	errIgnored = errorf("ignored", "")
+)
+
+// Translate turns one event into the canonical events it stands for,
+// calling emit with the JSON text of each (valid only during the call). name
+// is the SSE event name when the event came in a frame ("" otherwise), data
+// its JSON text. A canonical event is passed on as it came. It returns the
+// diagnostics of the event, valid until the next call: when one is an error,
+// nothing was emitted.
+func (t *Translator) Translate(name string, data []byte, emit func(event []byte)) []Diagnostic {
+	t.emitFn, t.diags = emit, t.diags[:0]
+	defer func() { t.emitFn = nil }()
+	if err := t.translate(name, data); err != nil && err != errIgnored {
+		t.diags = append(t.diags[:0], *err)
+	}
+	return t.diags
+}
+
+func (t *Translator) warn(code, msg string) {
+	t.diags = append(t.diags, Diagnostic{Code: code, Message: msg, Warning: true})
+}
+
+func (t *Translator) translate(name string, data []byte) *Diagnostic {
+	pin := t.pin
+	if pin == dialectNone {
+		return errorf("bad_option", "unknown dialect '"+t.opt.Dialect+"' (want one of "+strings.Join(Names(), ", ")+")")
+	}
+	if len(data) > t.opt.MaxEventBytes {
+		return errorf("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(t.opt.MaxEventBytes))
+	}
+	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data)) {
+		// Streamed tokens are nearly every event, and the large payloads
+		// of state and activity events are the largest: canonical, they
+		// tell the translator nothing it keeps, so they are passed on
+		// untouched, unparsed (the reducer parses them once).
+		t.emitFn(data)
+		return nil
+	}
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: t.opt.MaxDepth})
+	if err != nil {
+		return errorf("bad_json", "event is not valid JSON: "+err.Error())
+	}
+	obj, isObj := v.(*jsontree.Object)
+	if !isObj {
+		return errorf("bad_event", "event is not a JSON object")
+	}
+	d := pin
+	if pin == dialectAuto {
+		d, name = detectDialect(name, obj)
+	} else if pin == dialectAGUI {
+		if other, _ := detectDialect(name, obj); other != dialectAGUI {
+			d = dialectNone // another dialect's event: not canonical
+		}
+	} else if pin == dialectSSEContract && name == "" && objString(obj, "type") == "error" {
+		name = "error" // an SSE-contract error sent without its event line
+	}
+	var e *Diagnostic
+	switch d {
+	case dialectAGUI:
+		if pin == dialectAGUI {
+			t.passOn(data, obj)
+		} else {
+			e = t.applyAGUI(name, data, obj)
+		}
+	case dialectSSEContract:
+		e = t.applySSEContract(name, obj)
+	case dialectTanStack:
+		e = t.applyTanStack(name, data, obj)
+	case dialectStreaming:
+		e = t.applyStreaming(obj)
+	default:
+		e = errNotMine
+	}
+	switch {
+	case e == errIgnored:
+	case e == errNotMine:
+		return errorf("wrong_dialect", "event is not in the "+pin.String()+" dialect"+describe(name, obj))
+	case e != nil:
+		return e
+	case pin == dialectAuto && d != dialectAGUI:
+		t.noteDialect(d)
+	}
+	return e
+}
+
+// hotCanonical reports whether data is a streamed token of canonical
+// AG-UI that no dialect reads otherwise: TEXT_MESSAGE_CONTENT with a
+// non-empty delta, REASONING_MESSAGE_CONTENT or TOOL_CALL_ARGS with a
+// delta, in the layout producers write ({"type", id, "delta"} and nothing
+// else), into a message this translator did not stream into this run.
+// Its validity is the reducer's business.
+func (t *Translator) hotCanonical(data []byte) bool {
+	id, ok := hotCanonical(data)
+	return ok && (len(t.texts) == 0 || t.texts[string(id)] == nil)
+}
+
+// hotCanonical is the layout check of Translator.hotCanonical; it returns
+// the id's JSON string content.
+func hotCanonical(data []byte) ([]byte, bool) {
+	var i int
+	nonEmpty := false
+	switch {
+	case hasPrefix(data, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`):
+		i, nonEmpty = len(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`), true
+	case hasPrefix(data, `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`):
+		i = len(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
+	case hasPrefix(data, `{"type":"TOOL_CALL_ARGS","toolCallId":"`):
+		i = len(`{"type":"TOOL_CALL_ARGS","toolCallId":"`)
+	default:
+		return nil, false
+	}
+	idStart := i
+	i = stringEnd(data, i)
+	if i < 0 || !hasPrefix(data[i+1:], `,"delta":"`) {
+		return nil, false
+	}
+	id := data[idStart:i]
+	i += 1 + len(`,"delta":"`)
+	if nonEmpty && i < len(data) && data[i] == '"' {
+		return nil, false
+	}
+	end := stringEnd(data, i)
+	return id, end >= 0 && end+2 == len(data) && data[end+1] == '}'
+}
+
+// opaqueCanonical reports whether data is a canonical event, its type
+// written first, that no dialect reads and that interrupts nothing a
+// translator streams: STATE_SNAPSHOT, STATE_DELTA, ACTIVITY_DELTA, RAW,
+// REASONING_ENCRYPTED_VALUE (not ACTIVITY_SNAPSHOT: it names a message).
+func opaqueCanonical(data []byte) bool {
+	const p = `{"type":"`
+	if !hasPrefix(data, p) {
+		return false
+	}
+	i := stringEnd(data, len(p))
+	if i < 0 || i+1 >= len(data) || data[i+1] != ',' && data[i+1] != '}' {
+		return false
+	}
+	switch string(data[len(p):i]) {
+	case "STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE":
+		return true
+	}
+	return false
+}
+
+// stringEnd returns the index of the quote closing the JSON string whose
+// content starts at i, or -1.
+func stringEnd(data []byte, i int) int {
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			return i
+		case '\\':
+			i++
+		}
+	}
+	return -1
+}
+
+func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+// describe names an event for a diagnostic by its SSE name, its type or
+// its event field.
+func describe(name string, obj *jsontree.Object) string {
+	var parts []string
+	if name != "" {
+		parts = append(parts, "SSE event '"+name+"'")
+	}
+	if t := objString(obj, "type"); t != "" {
+		parts = append(parts, "type '"+t+"'")
+	} else if e := objString(obj, "event"); e != "" {
+		parts = append(parts, "event '"+e+"'")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// noteDialect warns when a stream switches from one non-canonical dialect to
+// another: each event is still translated on its own terms.
+func (t *Translator) noteDialect(d dialect) {
+	if last := t.last; last != dialectNone && last != d {
+		t.warn("mixed_dialects", "a "+d.String()+" event follows "+last.String()+" events; each event is folded on its own terms")
+	}
+	t.last = d
+}
+
+// detectDialect tells an event's dialect from its shape. It returns the
+// event name to use: an SSE-contract error sent without its SSE event line
+// is named "error".
+func detectDialect(name string, obj *jsontree.Object) (dialect, string) {
+	tv, hasType := obj.Get("type")
+	typ, isStr := tv.(string)
+	if isStr && isCanonical(typ) {
+		return dialectAGUI, name
+	}
+	if sseContractEvent(name) {
+		switch {
+		case !hasType, name == "status":
+			return dialectSSEContract, name
+		case name == "error" && typ == "error" && !hasObject(obj, "error"):
+			return dialectSSEContract, name
+		}
+	}
+	if isStr && tanstackChunk(typ) {
+		if typ == "error" && !hasObject(obj, "error") && objString(obj, "message") != "" {
+			return dialectSSEContract, "error"
+		}
+		return dialectTanStack, name
+	}
+	if !hasType {
+		if e, ok := obj.Get("event"); ok {
+			if _, isStr := e.(string); isStr {
+				return dialectStreaming, name
+			}
+		}
+	}
+	// The reducer's canonical decoding reports whatever is wrong with it.
+	return dialectAGUI, name
+}
+
+func hasObject(obj *jsontree.Object, key string) bool {
+	v, _ := obj.Get(key)
+	_, ok := v.(*jsontree.Object)
+	return ok
+}
+
+func objString(obj *jsontree.Object, key string) string {
+	v, _ := obj.Get(key)
+	s, _ := v.(string)
+	return s
+}
+
+// Ids.
+
+// newID returns a fresh id of the given kind for an entity the dialect did
+// not name: the host's NewID when set, else "<kind>-<n>" from a counter,
+// skipping ids in use, so the same input always yields the same ids.
+func (t *Translator) newID(kind int) string {
+	name := idKindNames[kind]
+	if t.opt.NewID != nil {
+		if id := t.opt.NewID(name); id != "" {
+			return id
+		}
+	}
+	for {
+		t.n[kind]++
+		id := name + "-" + strconv.Itoa(t.n[kind])
+		if !t.idTaken(kind, id) {
+			return id
+		}
+	}
+}
+
+// derivedID returns base, or base-2, base-3… when base is in use: the id of
+// an entity named after another (a tool result after its call).
+func (t *Translator) derivedID(kind int, base string) string {
+	if !t.idTaken(kind, base) {
+		return base
+	}
+	for k := 2; ; k++ {
+		id := base + "-" + strconv.Itoa(k)
+		if !t.idTaken(kind, id) {
+			return id
+		}
+	}
+}
+
+func (t *Translator) idTaken(kind int, id string) bool {
+	switch kind {
+	case idRun:
+		// A run id already folded would make the new run look like a replay.
+		return id == t.run || t.done[id]
+	case idTool:
+		return t.tools[id] != nil
+	}
+	return t.msgs[id] || t.tools[id] != nil
+}
+
+// Runs.
+
+// ensureRun starts a run, as RUN_STARTED, when none is running: dialects
+// without run lifecycle events still show a loading conversation while
+// they stream. threadID "" keeps the current thread. It reports whether it
+// started one: what the translator remembered of the last run is then gone.
+func (t *Translator) ensureRun(threadID string) bool {
+	if t.running {
+		return false
+	}
+	if threadID == "" {
+		threadID = t.thread
+	}
+	t.start("RUN_STARTED").str("threadId", threadID).str("runId", t.newID(idRun)).put()
+	return true
+}
+
+// finishRun ends the run as RUN_FINISHED does, with TokenUsage[] usage when
+// given.
+func (t *Translator) finishRun(usage *jsontree.Array, ts jsontree.Number) {
+	t.closeSegment(ts)
+	b := t.start("RUN_FINISHED").str("threadId", t.thread).str("runId", t.run)
+	if usage != nil {
+		b.val("usage", usage)
+	}
+	b.num("timestamp", ts).put()
+}
+
+// failRun ends the run as RUN_ERROR does.
+func (t *Translator) failRun(message, code string, hasCode bool) {
+	b := t.start("RUN_ERROR").str("message", message)
+	if hasCode {
+		b.str("code", code)
+	}
+	b.put()
+}
+
+// Segments: the assistant message id-less text and thinking stream into.
+
+// segmentOpen reports whether a segment is open for more text.
+func (t *Translator) segmentOpen() bool {
+	return t.seg != "" && !t.segDone && t.msgs[t.seg]
+}
+
+// segmentRec is what this translator streamed into the open segment.
+func (t *Translator) segmentRec() *textRec {
+	if !t.segmentOpen() {
+		return &textRec{}
+	}
+	return t.text(t.seg)
+}
+
+// text is what this translator streamed into message id this run.
+func (t *Translator) text(id string) *textRec {
+	r := t.texts[id]
+	if r == nil {
+		r = &textRec{}
+		t.texts[id] = r
+	}
+	return r
+}
+
+// openSegment makes a new segment current, named after base when given.
+func (t *Translator) openSegment(base string) string {
+	var id string
+	if base != "" {
+		id = t.derivedID(idMessage, base)
+	} else {
+		id = t.newID(idMessage)
+	}
+	t.seg, t.segText, t.segReasoning, t.segDone = id, false, false, false
+	t.segs = append(t.segs, id)
+	return id
+}
+
+// checkGrowth rejects, before anything is emitted, text that would push
+// the segment's content (or reasoning) past the field limit.
+func (t *Translator) checkGrowth(reasoning bool, delta string) *Diagnostic {
+	rec := t.segmentRec()
+	n := len(rec.text)
+	if reasoning {
+		n = len(rec.reasoning)
+	}
+	if n+len(delta) > t.opt.MaxFieldBytes {
+		return errorf("too_large", "message text would exceed the field limit")
+	}
+	return nil
+}
+
+// segmentText appends delta to the current segment's text, opening the
+// segment (named after base, or counted) and its text stream as needed.
+// name is the author name a new message gets ("" for none).
+func (t *Translator) segmentText(base, name, delta string, ts jsontree.Number) *Diagnostic {
+	if err := t.checkGrowth(false, delta); err != nil {
+		return err
+	}
+	if !t.segmentOpen() {
+		t.openSegment(base)
+	}
+	id := t.seg
+	if t.segReasoning {
+		t.segReasoning = false
+		t.start("REASONING_MESSAGE_END").str("messageId", id).num("timestamp", ts).put()
+	}
+	if !t.segText {
+		t.segText = true
+		b := t.start("TEXT_MESSAGE_START").str("messageId", id).str("role", "assistant")
+		if name != "" {
+			b.str("name", name)
+		}
+		b.put()
+	}
+	if delta != "" {
+		t.textContent(id, delta)
+	}
+	return nil
+}
+
+// textContent streams delta into message id's text.
+func (t *Translator) textContent(id, delta string) {
+	r := t.text(id)
+	r.text = append(r.text, delta...)
+	t.start("TEXT_MESSAGE_CONTENT").str("messageId", id).str("delta", delta).put()
+}
+
+// reasoningContent streams delta into message id's reasoning.
+func (t *Translator) reasoningContent(id, delta string) {
+	r := t.text(id)
+	r.reasoning = append(r.reasoning, delta...)
+	t.start("REASONING_MESSAGE_CONTENT").str("messageId", id).str("delta", delta).put()
+}
+
+// amendText says that text is the whole text (or reasoning) of message id.
+func (t *Translator) amendText(id string, reasoning bool, text string) {
+	r := t.text(id)
+	key := "content"
+	if reasoning {
+		key = "reasoning"
+		r.reasoning = append(r.reasoning[:0], text...)
+	} else {
+		r.text = append(r.text[:0], text...)
+	}
+	t.startAmend().str("messageId", id).str(key, text).putAmend()
+}
+
+// segmentThinking appends delta to the current segment's reasoning, opening
+// what is needed, as segmentText does.
+func (t *Translator) segmentThinking(base, delta string, ts jsontree.Number) *Diagnostic {
+	if err := t.checkGrowth(true, delta); err != nil {
+		return err
+	}
+	if !t.segmentOpen() {
+		t.openSegment(base)
+	}
+	id := t.seg
+	if !t.segReasoning {
+		t.segReasoning = true
+		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "assistant").num("timestamp", ts).put()
+	}
+	if delta != "" {
+		t.reasoningContent(id, delta)
+	}
+	return nil
+}
+
+// closeSegment ends the text and reasoning streams open on the segment.
+func (t *Translator) closeSegment(ts jsontree.Number) {
+	if t.segReasoning {
+		t.segReasoning = false
+		t.start("REASONING_MESSAGE_END").str("messageId", t.seg).num("timestamp", ts).put()
+	}
+	if t.segText {
+		t.segText = false
+		t.start("TEXT_MESSAGE_END").str("messageId", t.seg).put()
+	}
+}
+
+// toolParent returns the assistant message a dialect tool call without a
+// parent belongs to: the current segment, whose text ends there (later text
+// opens a new segment). With create, a segment (named after base) is
+// opened when there is none; otherwise "" lets TOOL_CALL_START key a new
+// assistant message by the tool call id, as for canonical events.
+func (t *Translator) toolParent(base string, create bool, ts jsontree.Number) string {
+	if t.seg == "" || !t.msgs[t.seg] {
+		if !create {
+			return ""
+		}
+		t.openSegment(base)
+	}
+	t.closeSegment(ts)
+	t.segDone = true
+	return t.seg
+}
+
+// Tool calls.
+
+// argsJSON is the argument text of a tool call whose input a dialect sends
+// parsed.
+func argsJSON(input jsontree.Value) string {
+	return string(jsontree.AppendJSON(nil, input))
+}
+
+// upsertTool makes sure tool call id exists, starting it (under parent) when
+// new, and that its arguments are input when the event carries them: the
+// arguments of a new call, or a replacement of different ones.
+func (t *Translator) upsertTool(id, name, parent string, input jsontree.Value, hasInput bool) *toolRec {
+	rec := t.tools[id]
+	if rec == nil {
+		b := t.start("TOOL_CALL_START").str("toolCallId", id).str("toolCallName", name)
+		if parent != "" {
+			b.str("parentMessageId", parent)
+		}
+		b.put()
+		rec = t.tools[id]
+		if hasInput {
+			t.toolArgs(id, argsJSON(input))
+		}
+		return rec
+	}
+	if name != "" && rec.name == "" {
+		rec.name = name
+		t.startAmend().str("toolCallId", id).str("name", name).putAmend()
+	}
+	if hasInput {
+		t.startAmend().str("toolCallId", id).val("args", input).putAmend()
+	}
+	return rec
+}
+
+// toolArgs streams delta into the arguments of tool call id.
+func (t *Translator) toolArgs(id, delta string) {
+	if rec := t.tools[id]; rec != nil {
+		rec.args += len(delta)
+	}
+	t.start("TOOL_CALL_ARGS").str("toolCallId", id).str("delta", delta).put()
+}
+
+// endTool ends a running tool call as TOOL_CALL_END does.
+func (t *Translator) endTool(id string, meta *jsontree.Object) {
+	b := t.start("TOOL_CALL_END").str("toolCallId", id)
+	if meta != nil {
+		b.val("metadata", meta)
+	}
+	b.put()
+}
+
+// toolResult emits a tool's result as TOOL_CALL_RESULT, naming the tool
+// message "result-<toolCallId>" as the reducer's AddToolResult does.
+func (t *Translator) toolResult(toolCallID, content string) {
+	t.start("TOOL_CALL_RESULT").str("messageId", t.derivedID(idMessage, "result-"+toolCallID)).
+		str("toolCallId", toolCallID).str("content", content).put()
+}
+
+// requestTool shows on tool call id the approval it waits for, or that the
+// client must run it.
+func (t *Translator) requestTool(id string, approval *jsontree.Object, clientSide bool) {
+	b := t.startAmend().str("toolCallId", id)
+	if approval != nil {
+		b.val("approval", approval)
+	}
+	if clientSide {
+		b.raw("clientSide", "true")
+	}
+	b.putAmend()
+}
+
+// usageArray turns a usage object ({promptTokens, completionTokens,
+// totalTokens}, or canonical TokenUsage keys) into the canonical TokenUsage[]
+// form; model, when not "", fills a missing model. Counts must be numbers.
+func usageArray(u *jsontree.Object, model, typ string) (*jsontree.Array, *Diagnostic) {
+	out := jsontree.NewObject(u.Len())
+	for i := 0; i < u.Len(); i++ {
+		key, val := u.KeyAt(i), u.ValueAt(i)
+		switch key {
+		case "promptTokens":
+			key = "inputTokens"
+		case "completionTokens":
+			key = "outputTokens"
+		case "inputTokens", "outputTokens", "totalTokens", "reasoningTokens", "cachedInputTokens":
+		case "provider", "model":
+			if _, ok := val.(string); !ok && val != nil {
+				return nil, errorf("bad_event", typ+": usage."+key+" must be a string")
+			}
+			if val != nil {
+				out.Set(key, val)
+			}
+			continue
+		default:
+			continue // unknown keys are stripped, as the official schema does
+		}
+		if val == nil {
+			continue
+		}
+		if _, ok := val.(jsontree.Number); !ok {
+			return nil, errorf("bad_event", typ+": usage."+u.KeyAt(i)+" must be a number")
+		}
+		out.Set(key, val)
+	}
+	if _, ok := out.Get("model"); !ok && model != "" {
+		withModel := jsontree.NewObject(out.Len() + 1)
+		withModel.Set("model", model)
+		for i := 0; i < out.Len(); i++ {
+			withModel.Set(out.KeyAt(i), out.ValueAt(i))
+		}
+		out = withModel
+	}
+	return jsontree.NewArray(out), nil
+}
+
+// toolContent is the text of a tool result a dialect may send as any JSON
+// value: a string as is, anything else as its JSON text.
+func toolContent(v jsontree.Value) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return string(jsontree.AppendJSON(nil, v))
+}
+
+// timestampOf reads a numeric timestamp (milliseconds), as the canonical
+// decoder does; other types count as absent ("").
+func timestampOf(obj *jsontree.Object) jsontree.Number {
+	v, _ := obj.Get("timestamp")
+	n, ok := v.(jsontree.Number)
+	if !ok {
+		return ""
+	}
+	if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+		return ""
+	}
+	return n
+}

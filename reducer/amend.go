@@ -1,0 +1,246 @@
+package reducer
+
+import (
+	"strings"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// AmendEvent names the CUSTOM event by which a translator (package dialect)
+// says what canonical AG-UI has no event for. Its value is an object; each
+// member present amends one thing (docs/dialects.md, "Extension"):
+//
+//	{"messageId", "content"}    the message's whole text so far: what extends
+//	                            the text is appended, a stale prefix of it
+//	                            changes nothing, a text that disagrees replaces it
+//	{"messageId", "reasoning"}  the same for the message's reasoning
+//	{"messageId", "metadata"}   merged into the message's metadata
+//	{"toolCallId", "argsText"}  the same for the call's argument text
+//	{"toolCallId", "args"}      the call's complete input, a JSON value: it
+//	                            replaces the arguments unless their text
+//	                            already parses to the same value
+//	{"toolCallId", "name"}      names a call that has no name yet
+//	{"toolCallId", "approval"}  the approval request the call waits for
+//	{"toolCallId", "clientSide": true}
+//	                            the client, not the agent, must run the call
+//	{"finishReason"}            why the model stopped: metadata.finishReason of
+//	                            the run's last assistant message
+//	{"recoverable"}             whether the run's error may be retried
+//
+// The reducer folds it and does not report it as a custom event; it is not
+// subject to strict ordering, since it only amends entities other events made.
+const AmendEvent = "agui.amend"
+
+// amend folds an AmendEvent. A value of the wrong shape is rejected whole.
+func (r *Reducer) amend(c *Change, ev *Event) {
+	obj, _ := ev.Value.(*jsontree.Object)
+	if obj == nil {
+		c.fail("bad_event", "CUSTOM "+AmendEvent+": value must be an object")
+		return
+	}
+	f := fields{obj: obj, typ: "CUSTOM " + AmendEvent}
+	msgID, hasMsg := f.optStr("messageId")
+	content, hasContent := f.optStr("content")
+	reasoning, hasReasoning := f.optStr("reasoning")
+	toolID, hasTool := f.optStr("toolCallId")
+	argsText, hasArgsText := f.optStr("argsText")
+	args, hasArgs := obj.Get("args")
+	name, hasName := f.optStr("name")
+	approval := f.object("approval")
+	meta := f.object("metadata")
+	clientSide, _ := obj.Get("clientSide")
+	reason, hasReason := f.optStr("finishReason")
+	recoverable, hasRecoverable := obj.Get("recoverable")
+	if hasRecoverable {
+		if _, isBool := recoverable.(bool); !isBool {
+			f.fail("recoverable must be a boolean")
+		}
+	}
+	if (hasContent || hasReasoning || meta != nil) && !hasMsg || (hasArgsText || hasArgs || hasName || approval != nil || clientSide == true) && !hasTool {
+		f.fail("messageId or toolCallId is required")
+	}
+	if f.err != nil {
+		c.failErr(f.err)
+		return
+	}
+	if hasContent || hasReasoning || meta != nil {
+		m := r.findMessage(msgID)
+		if m == nil {
+			// Named as the canonical event the amendment stands for.
+			what := "TEXT_MESSAGE_CONTENT"
+			if hasReasoning {
+				what = "REASONING_MESSAGE_CONTENT"
+			}
+			c.warn("unknown_message", what+": No message found with ID '"+msgID+"'")
+			return
+		}
+		if hasContent {
+			r.amendText(c, m, content)
+		}
+		if hasReasoning {
+			r.amendReasoning(c, m, reasoning)
+		}
+		mergeMetadata(c, &m.Metadata, meta, messagePath(m))
+	}
+	if hasTool {
+		t := r.toolByID[toolID]
+		if t == nil {
+			c.warn("unknown_tool_call", "TOOL_CALL_ARGS: No message found containing tool call with ID '"+toolID+"'")
+			return
+		}
+		if hasName && t.Name == "" && name != "" {
+			t.Name = name
+			c.replace(toolCallPath(t)+"/name", jsonString(name))
+		}
+		if hasArgs && args != nil {
+			r.setToolInput(c, t, args)
+		}
+		if hasArgsText {
+			r.amendArgs(c, t, argsText)
+		}
+		if approval != nil {
+			t.Approval = jsontree.Clone(approval).(*jsontree.Object)
+			c.add(toolCallPath(t)+"/approval", jsonValue(t.Approval))
+		}
+		if clientSide == true && !t.ClientSide {
+			t.ClientSide = true
+			c.add(toolCallPath(t)+"/clientSide", jsonBool(true))
+		}
+	}
+	if hasReason {
+		r.setFinishReason(c, reason)
+	}
+	if hasRecoverable {
+		if e := r.st.Error; e != nil {
+			e.Recoverable, e.HasRecoverable = recoverable.(bool), true
+			c.add("/error/recoverable", jsonBool(e.Recoverable))
+		}
+	}
+}
+
+// reconcile compares a whole text sent again with the text shown: it
+// returns the suffix to append when full extends it, "" when full is what
+// is shown or a stale prefix of it, and replace when they disagree.
+func reconcile(shown []byte, full string) (delta string, replace bool) {
+	cur := bytesString(shown)
+	switch {
+	case strings.HasPrefix(full, cur):
+		return full[len(cur):], false
+	case strings.HasPrefix(cur, full):
+		return "", false
+	}
+	return "", true
+}
+
+// amendText makes the content of m agree with text, its whole text so far.
+func (r *Reducer) amendText(c *Change, m *Message, text string) {
+	delta, replace := text, false
+	if m.contentKind != contentValue {
+		delta, replace = reconcile(m.text, text)
+	}
+	if !replace {
+		if delta != "" {
+			r.textContent(c, &Event{Type: TextMessageContent, MessageID: m.ID, Delta: delta, HasDelta: true})
+		}
+		return
+	}
+	if len(text) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "CUSTOM "+AmendEvent+": content exceeds the field limit")
+		return
+	}
+	m.contentKind, m.value = contentText, nil
+	m.text = []byte(text)
+	c.replace(messagePath(m)+"/content", jsonString(text))
+}
+
+// amendReasoning makes the reasoning of m agree with text.
+func (r *Reducer) amendReasoning(c *Change, m *Message, text string) {
+	delta, replace := reconcile(m.reasoning, text)
+	if replace && len(text) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "CUSTOM "+AmendEvent+": reasoning exceeds the field limit")
+		return
+	}
+	if !replace {
+		if delta != "" {
+			r.reasoningContent(c, &Event{Type: ReasoningMessageContent, MessageID: m.ID, Delta: delta, HasDelta: true})
+		}
+		return
+	}
+	path := messagePath(m) + "/reasoning"
+	if m.hasReasoning {
+		c.replace(path, jsonString(text))
+	} else {
+		c.add(path, jsonString(text))
+	}
+	m.hasReasoning, m.reasoning = true, []byte(text)
+}
+
+// amendArgs makes the argument text of t agree with text.
+func (r *Reducer) amendArgs(c *Change, t *ToolCall, text string) {
+	delta, replace := reconcile(t.args, text)
+	if !replace {
+		if delta != "" {
+			r.toolArgs(c, &Event{Type: ToolCallArgs, ToolCallID: t.ID, Delta: delta, HasDelta: true})
+		}
+		return
+	}
+	if len(text) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "CUSTOM "+AmendEvent+": argsText exceeds the field limit")
+		return
+	}
+	r.setToolArgs(c, t, text)
+}
+
+// setToolInput makes input the arguments of t, unless its argument text
+// already parses to the same value.
+func (r *Reducer) setToolInput(c *Change, t *ToolCall, input jsontree.Value) {
+	if len(t.args) > 0 {
+		if v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth}); err == nil && jsontree.Equal(v, input) && !sameShapeDiffers(v, input) {
+			return
+		}
+	}
+	text := string(jsontree.AppendJSON(nil, input))
+	if len(text) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "CUSTOM "+AmendEvent+": args exceed the field limit")
+		return
+	}
+	r.setToolArgs(c, t, text)
+}
+
+// setToolArgs replaces the argument text of t wholesale, keeping args in
+// step.
+func (r *Reducer) setToolArgs(c *Change, t *ToolCall, text string) {
+	path := toolCallPath(t)
+	t.args = []byte(text)
+	c.replace(path+"/argsText", jsonString(text))
+	if t.parser.final {
+		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+		if err != nil || len(t.args) == 0 {
+			v = jsontree.NewObject(0)
+		}
+		t.Args = v
+	} else {
+		t.parser.p = newArgsParser(r.opt.MaxDepth)
+		t.parser.p.Write(text, func(partialEdit) {})
+	}
+	c.replace(path+"/args", jsonValue(t.liveArgs()))
+}
+
+// setFinishReason records why the model stopped as metadata.finishReason of
+// the message it stopped: the last message of the conversation, looking
+// past the tool messages that answer its tool calls, when it is an
+// assistant message.
+func (r *Reducer) setFinishReason(c *Change, reason string) {
+	for i := len(r.st.Messages) - 1; i >= 0; i-- {
+		m := r.st.Messages[i]
+		if m.Role == "tool" {
+			continue
+		}
+		if m.Role == "assistant" {
+			meta := jsontree.NewObject(1)
+			meta.Set("finishReason", reason)
+			mergeMetadata(c, &m.Metadata, meta, messagePath(m))
+		}
+		return
+	}
+}
