@@ -23,6 +23,7 @@ func (r *Reducer) AddUserMessage(content jsontree.Value, id string) *Change {
 	if id == "" {
 		id = r.nextID("user")
 	}
+	r.newTurn()
 	m.ID = id
 	r.appendMessage(c, m)
 	return c
@@ -31,6 +32,9 @@ func (r *Reducer) AddUserMessage(content jsontree.Value, id string) *Change {
 // Fail records a transport failure as a run error (what RUN_ERROR does).
 func (r *Reducer) Fail(message, code string) *Change {
 	c := new(Change)
+	// The run may be resent after a transport failure: its checkpoint
+	// stays.
+	r.endReplay()
 	r.closeChunk(func(e *Event) { r.reduce(c, e) })
 	r.runError(c, message, code, code != "", nil)
 	return c
@@ -44,6 +48,7 @@ func (r *Reducer) AddToolResult(toolCallID, content string) *Change {
 		c.fail("bad_argument", "addToolResult: toolCallId is required")
 		return c
 	}
+	r.newTurn()
 	if r.toolByID[toolCallID] == nil {
 		c.warn("unknown_tool_call", "addToolResult: no tool call with ID '"+toolCallID+"'")
 	}
@@ -91,6 +96,6 @@ func (r *Reducer) SetMessages(messages jsontree.Value) *Change {
 	for i := range used {
 		used[i] = true
 	}
-	r.installMessages(c, snap, snap, raws, used)
+	r.installMessages(c, "setMessages", snap, snap, raws, used)
 	return c
 }

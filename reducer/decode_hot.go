@@ -186,6 +186,7 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	if m == nil {
 		return false
 	}
+	r.touch(m)
 	var delta string
 	switch {
 	case dEsc:

@@ -29,14 +29,26 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	}
 	next := New(r.opt)
 	if err := next.load(o); err != nil {
-		return nil, err
+		msg := err.Error()
+		if e, ok := err.(*Error); ok {
+			msg = e.Message
+		}
+		return nil, errorf("bad_snapshot", msg)
+	}
+	next.stateBytes, next.activityBytes = jsontree.Size(next.st.State), sumCharges(next.st.Messages)
+	if next.overBudget(next.stateBytes, next.activityBytes) {
+		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
+	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}
-	r.doneRuns, r.replaying = next.doneRuns, ""
+	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
+	r.endReplay()
+	r.dropCheckpoints()
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
 		r.doneRuns[r.st.RunID] = true
+		r.doneKeys[runKey{r.st.ThreadID, r.st.RunID}] = true
 	}
 	c := new(Change)
 	c.replace("", r.st.AppendJSON(nil))
@@ -201,6 +213,12 @@ func loadMessage(v jsontree.Value) (*Message, error) {
 	}
 	m.EncryptedValue, m.HasEncryptedValue = d.optStr("encryptedValue")
 	m.Metadata = d.metadata()
+	if m.Role == "activity" && m.contentKind == contentValue {
+		if o, ok := m.value.(*jsontree.Object); !ok || o == nil {
+			d.fail("content of an activity message must be an object or a string")
+		}
+	}
+	m.charge = activityCharge(m)
 	if b, ok := o.Get("streaming"); ok {
 		m.Streaming, _ = b.(bool)
 	}

@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -11,14 +12,21 @@ import (
 // unreachable); every Message knows its own position, so an id resolves to a
 // JSON Pointer in O(1).
 
-func (r *Reducer) findMessage(id string) *Message { return r.msgByID[id] }
+// findMessage returns the message a handler is about to change (see touch).
+func (r *Reducer) findMessage(id string) *Message {
+	m := r.msgByID[id]
+	r.touch(m)
+	return m
+}
 
 // appendMessage adds m at the end of the conversation.
 func (r *Reducer) appendMessage(c *Change, m *Message) {
-	m.pos = len(r.st.Messages)
+	m.pos, m.born = len(r.st.Messages), r.epoch
 	r.st.Messages = append(r.st.Messages, m)
+	r.activityBytes += m.charge
 	if _, ok := r.msgByID[m.ID]; !ok {
 		r.msgByID[m.ID] = m
+		r.citeNew(m)
 	}
 	c.add(messagePath(m), m.AppendJSON(nil))
 }
@@ -31,21 +39,28 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 	}
 	msgs := append(r.st.Messages, nil)
 	copy(msgs[pos+1:], msgs[pos:])
-	msgs[pos] = m
+	msgs[pos], m.born = m, r.epoch
 	r.st.Messages = msgs
+	r.activityBytes += m.charge
 	for i := pos; i < len(msgs); i++ {
 		msgs[i].pos = i
 	}
-	if old, ok := r.msgByID[m.ID]; !ok || old.pos > pos {
+	old, ok := r.msgByID[m.ID]
+	if !ok || old.pos > pos {
 		r.msgByID[m.ID] = m
+		r.citeNew(m)
 	}
 	c.add(messagePath(m), m.AppendJSON(nil))
+	if ok && old.pos > pos {
+		r.uncite(c, old) // after the add, which moved it
+	}
 }
 
 // setMessages replaces the whole list (snapshots, restore) and rebuilds the
 // index.
 func (r *Reducer) setMessages(msgs []*Message) {
 	r.st.Messages = msgs
+	r.activityBytes = sumCharges(msgs)
 	clear(r.msgByID)
 	for i, m := range msgs {
 		m.pos = i
@@ -114,7 +129,7 @@ func (r *Reducer) textContent(c *Change, ev *Event) {
 			c.fail("too_large", "TEXT_MESSAGE_CONTENT: delta exceeds the field limit")
 			return
 		}
-		m.contentKind, m.value = contentText, nil
+		r.setTextContent(m)
 		m.text = append(m.text[:0], ev.Delta...)
 		c.replace(contentPath(m), jsonString(ev.Delta))
 	} else {
@@ -158,6 +173,7 @@ func (r *Reducer) activityGuard(c *Change, m *Message, typ, kind string) bool {
 
 func (r *Reducer) stopStreaming(c *Change, m *Message) {
 	if m.Streaming {
+		r.touch(m)
 		m.Streaming = false
 		c.replace(messagePath(m)+"/streaming", jsonBool(false))
 	}
@@ -285,7 +301,7 @@ func (r *Reducer) thinking(c *Change, ev *Event) {
 func (r *Reducer) encryptedValue(c *Change, ev *Event) {
 	switch ev.Subtype {
 	case "tool-call":
-		t := r.toolByID[ev.EntityID]
+		t := r.tool(ev.EntityID)
 		if t == nil {
 			return
 		}
@@ -299,6 +315,25 @@ func (r *Reducer) encryptedValue(c *Change, ev *Event) {
 		m.EncryptedValue, m.HasEncryptedValue = ev.EncryptedValue, true
 		c.add(messagePath(m)+"/encryptedValue", jsonString(ev.EncryptedValue))
 	}
+}
+
+// cloneMessage is a deep copy of m, sharing nothing it changes in place.
+func cloneMessage(m *Message) *Message {
+	c := *m
+	c.text = slices.Clone(m.text)
+	c.reasoning = slices.Clone(m.reasoning)
+	c.value = jsontree.Clone(m.value)
+	c.ToolCallIDs = slices.Clone(m.ToolCallIDs)
+	c.Metadata = cloneObject(m.Metadata)
+	if m.Metadata != nil && c.Metadata == nil {
+		c.Metadata = jsontree.NewObject(0)
+	}
+	if m.Citations != nil {
+		c.Citations = jsontree.Clone(m.Citations).(*jsontree.Array)
+	}
+	c.ErrorValue = jsontree.Clone(m.ErrorValue)
+	c.paths = pathCache{}
+	return &c
 }
 
 func cloneObject(o *jsontree.Object) *jsontree.Object {

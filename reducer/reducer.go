@@ -3,6 +3,7 @@ package reducer
 import (
 	"strconv"
 
+	"github.com/agui-reducer/agui/reducer/jsonpatch"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -47,6 +48,11 @@ type Options struct {
 	// and every RunInput), until a RUN_STARTED names another; "" lets
 	// RunInput choose one.
 	ThreadID string
+	// MaxStateBytes bounds the shared state and the content of activity
+	// messages together, as their JSON size about (default 64 MiB): an
+	// event that would grow them past it is refused with too_large before
+	// the memory is spent.
+	MaxStateBytes int
 }
 
 // Reducer folds AG-UI events into an AgentState. It is not safe for
@@ -66,17 +72,30 @@ type Reducer struct {
 	answered    map[string]bool
 	chunks      chunkState
 	verify      verifier
-	seq         int   // counter behind deterministic ids
 	hot         Event // scratch for the token fast path
-
-	// Runs already folded, so that a replayed stream (a reconnect that
-	// resends history) converges instead of appending its text twice.
-	doneRuns  map[string]bool
-	replaying string // run id being skipped
 
 	// inputThread is the thread id RunInput chose while the state has
 	// none, so that every request before the first run names one thread.
 	inputThread string
+
+	// The citations a state patch touched (sharedstate.go).
+	citeIDs []string
+	citeAll bool
+
+	// Budget use (see budget.go).
+	stateBytes, activityBytes int64
+
+	// Replays (see replay.go): the runs folded to their end, by key and
+	// by run id (ids the reducer must not give a new run); the run being
+	// skipped; the checkpoints of open runs, the undo records of their
+	// patches, and the epochs entities are born in.
+	doneKeys      map[runKey]bool
+	doneRuns      map[string]bool
+	replaying     string // run id being skipped ("" none)
+	replayThread  string
+	checkpoints   []*checkpoint
+	journal       jsonpatch.Journal
+	epoch, newest uint64
 }
 
 // New returns a Reducer with an empty state.
@@ -90,6 +109,9 @@ func New(opt Options) *Reducer {
 	if opt.MaxFieldBytes <= 0 {
 		opt.MaxFieldBytes = defaultMaxFieldBytes
 	}
+	if opt.MaxStateBytes <= 0 {
+		opt.MaxStateBytes = defaultMaxStateBytes
+	}
 	r := &Reducer{opt: opt}
 	r.clear()
 	return r
@@ -99,14 +121,17 @@ func (r *Reducer) clear() {
 	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0), PendingToolCallIDs: []string{}, Subagents: []*Subagent{}}
 	r.subByID = make(map[string]*Subagent)
 	r.runTools, r.runToolSeen, r.answered = nil, make(map[string]bool), make(map[string]bool)
+	r.stateBytes, r.activityBytes = jsontree.Size(r.st.State), 0
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
 	r.cited = make(map[*Message]struct{})
 	r.chunks = chunkState{}
 	r.verify = verifier{}
+	r.doneKeys = make(map[runKey]bool)
 	r.doneRuns = make(map[string]bool)
-	r.replaying = ""
 	r.inputThread = ""
+	r.endReplay()
+	r.dropCheckpoints()
 }
 
 // State returns the current state. It must not be modified, and it changes
@@ -167,14 +192,44 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 // ApplyEvent folds an already decoded event into the state.
 func (r *Reducer) ApplyEvent(ev Event) *Change {
 	c := new(Change)
-	r.applyEvent(c, &ev)
+	r.applyChecked(c, &ev)
 	return c
 }
 
 // ApplyEventInto is ApplyEvent writing into a caller-owned Change.
 func (r *Reducer) ApplyEventInto(c *Change, ev Event) {
 	c.Reset()
-	r.applyEvent(c, &ev)
+	r.applyChecked(c, &ev)
+}
+
+// applyChecked applies an event a caller built, once checkEvent accepts it.
+func (r *Reducer) applyChecked(c *Change, ev *Event) {
+	if err := r.checkEvent(ev); err != nil {
+		c.fail(err.Code, err.Message)
+		return
+	}
+	// The state keeps parts of the event and patches them in place: a
+	// caller's tree must not be shared with it.
+	for _, v := range [...]*jsontree.Value{&ev.RawEvent, &ev.Content, &ev.Patch, &ev.Snapshot, &ev.Result, &ev.Value, &ev.RawBody} {
+		*v = jsontree.Clone(plainNil(*v))
+	}
+	ev.Metadata, ev.Input, ev.Outcome = cloneObj(ev.Metadata), cloneObj(ev.Input), cloneObj(ev.Outcome)
+	ev.Messages, ev.Usage = cloneArr(ev.Messages), cloneArr(ev.Usage)
+	r.applyEvent(c, ev)
+}
+
+func cloneObj(o *jsontree.Object) *jsontree.Object {
+	if o == nil {
+		return nil
+	}
+	return jsontree.Clone(o).(*jsontree.Object)
+}
+
+func cloneArr(a *jsontree.Array) *jsontree.Array {
+	if a == nil {
+		return nil
+	}
+	return jsontree.Clone(a).(*jsontree.Array)
 }
 
 // applyEvent runs the chunk transform, then reduces every canonical event it
@@ -255,31 +310,6 @@ func (r *Reducer) reduce(c *Change, ev *Event) {
 	}
 }
 
-// skipReplay reports whether ev belongs to a run the reducer has already
-// folded to its end: a RUN_STARTED naming a finished run starts skipping,
-// up to and including that run's RUN_FINISHED or RUN_ERROR.
-func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
-	if r.replaying != "" {
-		if ev.Type == RunFinished || ev.Type == RunError {
-			r.replaying = ""
-		}
-		return true
-	}
-	switch ev.Type {
-	case RunStarted:
-		if ev.RunID != "" && r.doneRuns[ev.RunID] {
-			r.replaying = ev.RunID
-			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; skipping its replay")
-			return true
-		}
-	case RunFinished, RunError:
-		if r.st.RunID != "" && r.st.Status == StatusRunning {
-			r.doneRuns[r.st.RunID] = true
-		}
-	}
-	return false
-}
-
 // custom turns a CUSTOM event into a custom event for the host.
 func (r *Reducer) custom(c *Change, ev *Event) {
 	if ev.CustomName == "state_update" {
@@ -302,10 +332,12 @@ func (r *Reducer) nextID(kind string) string {
 			return id
 		}
 	}
-	for {
-		r.seq++
-		id := kind + "-" + strconv.Itoa(len(r.st.Messages)+r.seq)
-		if r.msgByID[id] == nil && r.toolByID[id] == nil {
+	// Derived from the state alone (the first free number from the
+	// message count up), so that a reducer restored from a snapshot names
+	// things as the original would.
+	for n := len(r.st.Messages) + 1; ; n++ {
+		id := kind + "-" + strconv.Itoa(n)
+		if r.msgByID[id] == nil && r.toolByID[id] == nil && (kind != "run" || !r.doneRuns[id] && r.findRunID(id) < 0) {
 			return id
 		}
 	}

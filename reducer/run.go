@@ -35,6 +35,14 @@ func (r *Reducer) runStarted(c *Change, ev *Event) {
 			}
 		}
 	}
+	var add int64
+	for _, m := range in {
+		add += m.charge
+	}
+	if add > 0 && r.overBudget(r.stateBytes, r.activityBytes+add) {
+		c.fail("too_large", "RUN_STARTED: "+r.budgetError("the input's activity content", r.stateBytes+r.activityBytes+add))
+		return
+	}
 	r.runTools = r.runTools[:0]
 	clear(r.runToolSeen)
 	clear(r.answered)
@@ -198,6 +206,7 @@ func (r *Reducer) closeOpen(c *Change, failed bool) {
 		if t.Status != ToolRunning {
 			continue
 		}
+		r.touchTool(t)
 		path := toolCallPath(t)
 		if failed {
 			// The arguments never finished: keep what arrived rather than

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer/jsonpatch"
@@ -9,7 +10,12 @@ import (
 )
 
 func (r *Reducer) stateSnapshot(c *Change, ev *Event) {
-	r.st.State = ev.Snapshot
+	n := jsontree.Size(ev.Snapshot)
+	if r.overBudget(n, r.activityBytes) {
+		c.fail("too_large", "STATE_SNAPSHOT: "+r.budgetError("the snapshot", n+r.activityBytes))
+		return
+	}
+	r.st.State, r.stateBytes = ev.Snapshot, n
 	c.replace("/state", jsonValue(ev.Snapshot))
 	r.bridgeCitations(c)
 }
@@ -18,26 +24,58 @@ func (r *Reducer) stateSnapshot(c *Change, ev *Event) {
 // The document stays parsed, so the cost follows the touched paths, not the
 // state's size.
 func (r *Reducer) stateDelta(c *Change, ev *Event) {
-	touched, ok := r.applyPatch(c, &r.st.State, ev.Patch, "/state", "STATE_DELTA")
-	if ok && touched {
-		r.bridgeCitations(c)
+	b := r.patchBounds(r.stateBytes, r.activityBytes, false)
+	b.Journal = r.journalFor()
+	r.citeIDs, r.citeAll = r.citeIDs[:0], false
+	if _, ok := r.applyPatch(c, &r.st.State, ev.Patch, "/state", "STATE_DELTA", b); !ok {
+		return
 	}
+	r.stateBytes = b.Size
+	switch {
+	case r.citeAll:
+		r.bridgeCitations(c)
+	case len(r.citeIDs) > 0:
+		r.bridgeCitationIDs(c, r.citeIDs)
+	}
+	clear(r.citeIDs)
+}
+
+// noteCitations records which citations a change of the shared state
+// touched: the entry of one message id, or all of them.
+func (r *Reducer) noteCitations(path string) {
+	const prefix = "/citations"
+	if path == "" || path == prefix {
+		r.citeAll = true
+		return
+	}
+	if !strings.HasPrefix(path, prefix+"/") {
+		return
+	}
+	tok := path[len(prefix)+1:]
+	if i := strings.IndexByte(tok, '/'); i >= 0 {
+		tok = tok[:i]
+	}
+	if strings.IndexByte(tok, '~') >= 0 {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	}
+	r.citeIDs = append(r.citeIDs, tok)
 }
 
 // applyPatch decodes and applies patch to *doc atomically. The change ops
 // are recorded under prefix. It reports success, and whether the patch
 // touched the citations (or the whole document).
-func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Value, prefix, what string) (citations, ok bool) {
+func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Value, prefix, what string, b *jsonpatch.Bounds) (citations, ok bool) {
+	// The citations a state patch touched are noted by noteCitations.
 	ops, err := jsonpatch.Decode(patch)
 	if err != nil {
 		c.fail("patch_failed", "Failed to apply "+what+" patch: "+err.Error())
 		return false, false
 	}
 	mark := len(c.Ops)
-	newDoc, err := jsonpatch.Apply(*doc, ops, func(ch jsonpatch.Change) {
+	newDoc, err := jsonpatch.ApplyBounded(*doc, ops, func(ch jsonpatch.Change) {
 		path := prefix + ch.Path
-		if ch.Path == "" || strings.HasPrefix(ch.Path, "/citations") {
-			citations = true
+		if prefix == "/state" {
+			r.noteCitations(ch.Path)
 		}
 		switch ch.Op {
 		case "add":
@@ -51,10 +89,14 @@ func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Valu
 				c.remove(path)
 			}
 		}
-	})
+	}, b)
 	if err != nil {
 		clear(c.Ops[mark:])
 		c.Ops = c.Ops[:mark]
+		if e, _ := err.(*jsonpatch.Error); e != nil && e.Code == jsonpatch.CodeTooLarge {
+			c.fail("too_large", what+": op "+strconv.Itoa(e.Index)+" would grow the state past the limit of "+strconv.Itoa(r.opt.MaxStateBytes)+" bytes (maxStateBytes); patch refused")
+			return false, false
+		}
 		c.fail("patch_failed", "Failed to apply "+what+" patch: "+err.Error())
 		return false, false
 	}
@@ -62,14 +104,90 @@ func (r *Reducer) applyPatch(c *Change, doc *jsontree.Value, patch jsontree.Valu
 	return citations, true
 }
 
+// The citations bridge keeps this invariant after every event: the first
+// message with an id listed in state.citations carries the normalised
+// entry, and no other message carries citations. A patch re-bridges only
+// the ids it touched (bridgeCitationIDs); a new message picks up its entry
+// when it is added (citeNew); a snapshot of the state or of the messages,
+// or a patch replacing state.citations whole, re-bridges everything
+// (bridgeCitations).
+
+// citationsObject returns state.citations when it is an object.
+func (r *Reducer) citationsObject() *jsontree.Object {
+	o, ok := r.st.State.(*jsontree.Object)
+	if !ok || o == nil {
+		return nil
+	}
+	v, _ := o.Get("citations")
+	cits, _ := v.(*jsontree.Object)
+	return cits
+}
+
+// citeNew gives a message being added the citations listed for its id,
+// before its JSON is recorded.
+func (r *Reducer) citeNew(m *Message) {
+	if r.msgByID[m.ID] != m {
+		return
+	}
+	cits := r.citationsObject()
+	if cits == nil {
+		return
+	}
+	if v, ok := cits.Get(m.ID); ok {
+		m.Citations = normalizeCitations(v)
+		r.cited[m] = struct{}{}
+	}
+}
+
+// uncite removes the citations of m, a message no longer first with its
+// id, as it stops being first.
+func (r *Reducer) uncite(c *Change, m *Message) {
+	if _, ok := r.cited[m]; !ok {
+		return
+	}
+	delete(r.cited, m)
+	if m.Citations != nil {
+		r.touch(m)
+		m.Citations = nil
+		c.remove(messagePath(m) + "/citations")
+	}
+}
+
+// bridgeCitationIDs re-bridges the entries of the given ids only.
+func (r *Reducer) bridgeCitationIDs(c *Change, ids []string) {
+	cits := r.citationsObject()
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
+			continue
+		}
+		m := r.msgByID[id]
+		if m == nil {
+			continue
+		}
+		var v jsontree.Value
+		ok := false
+		if cits != nil {
+			v, ok = cits.Get(id)
+		}
+		if !ok {
+			r.uncite(c, m)
+			continue
+		}
+		norm := normalizeCitations(v)
+		if m.Citations != nil && jsontree.Equal(m.Citations, norm) {
+			continue
+		}
+		r.touch(m)
+		m.Citations = norm
+		r.cited[m] = struct{}{}
+		c.add(messagePath(m)+"/citations", jsonValue(norm))
+	}
+}
+
 // bridgeCitations copies state.citations[messageId] onto the messages, and
 // clears citations of messages no longer listed.
 func (r *Reducer) bridgeCitations(c *Change) {
-	var cits *jsontree.Object
-	if o, ok := r.st.State.(*jsontree.Object); ok {
-		v, _ := o.Get("citations")
-		cits, _ = v.(*jsontree.Object)
-	}
+	cits := r.citationsObject()
 	// Walk the cited messages in conversation order so change records are
 	// deterministic.
 	stale := make([]*Message, 0, len(r.cited))
@@ -85,6 +203,7 @@ func (r *Reducer) bridgeCitations(c *Change) {
 		}
 		delete(r.cited, m)
 		if m.Citations != nil && m.pos < len(r.st.Messages) && r.st.Messages[m.pos] == m {
+			r.touch(m)
 			m.Citations = nil
 			c.remove(messagePath(m) + "/citations")
 		}

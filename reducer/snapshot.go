@@ -93,6 +93,7 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	m.charge = activityCharge(m)
 	return m, nil
 }
 
@@ -104,7 +105,7 @@ func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
 		return
 	}
 	if m.Role == "tool" {
-		if t := r.toolByID[m.ToolCallID]; t != nil {
+		if t := r.tool(m.ToolCallID); t != nil {
 			content, _ := o.Get("content")
 			s, _ := content.(string)
 			parts, _ := content.(*jsontree.Array)
@@ -152,7 +153,7 @@ func (r *Reducer) reflectToolCalls(c *Change, m *Message, raw jsontree.Value) {
 		metaObj, _ := meta.(*jsontree.Object)
 		enc, hasEnc := tc.Get("encryptedValue")
 		encStr, _ := enc.(string)
-		t := r.toolByID[sid]
+		t := r.tool(sid)
 		if t == nil {
 			t = &ToolCall{ID: sid, Name: name, ParentMessageID: m.ID, Status: ToolComplete, args: []byte(args)}
 			t.Metadata = metaObj
@@ -208,7 +209,11 @@ func parseArgsOrEmpty(text []byte, depth int) jsontree.Value {
 // isReasoningOnly reports whether m is a pure reasoning slot: what the
 // official client holds as a role "reasoning" message.
 func (m *Message) isReasoningOnly() bool {
-	return m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
+	// Read from what the snapshot shows (an assistant message with
+	// reasoning, no text, no tool calls), so that a restored reducer,
+	// which cannot tell how the message was made, agrees.
+	return m.Role == "assistant" && m.hasReasoning && len(m.ToolCallIDs) == 0 &&
+		(m.contentKind == contentNone || m.contentKind == contentText && len(m.text) == 0)
 }
 
 // messagesSnapshot merges a server snapshot the way the official 1.0 client
@@ -272,6 +277,13 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 	for _, m := range r.st.Messages {
 		// An id the snapshot holds always wins, whatever the local role.
 		if i, ok := last[m.ID]; ok {
+			if kept[m.ID] {
+				// Local duplicates of the id each get the snapshot's
+				// version, as their own message: one Message in two
+				// slots would change both while change records name one.
+				out = append(out, cloneMessage(snap[i]))
+				continue
+			}
 			out = append(out, snap[i])
 			kept[m.ID] = true
 			continue
@@ -300,7 +312,9 @@ func (r *Reducer) messagesSnapshot(c *Change, ev *Event) {
 		out = append(out, m)
 		used[i] = true
 	}
-	r.installMessages(c, out, snap, raws, used)
+	if !r.installMessages(c, "MESSAGES_SNAPSHOT", out, snap, raws, used) {
+		return
+	}
 }
 
 // importMessages converts a Message[] list, all or nothing: a bad message
@@ -322,7 +336,13 @@ func (r *Reducer) importMessages(c *Change, list *jsontree.Array, what string) (
 
 // installMessages makes out the conversation and records it, then mirrors
 // the tool calls of the imported messages marked used and the citations.
-func (r *Reducer) installMessages(c *Change, out, snap []*Message, raws []jsontree.Value, used []bool) {
+// A conversation whose activity content is over the budget is refused
+// (false) before anything changes.
+func (r *Reducer) installMessages(c *Change, what string, out, snap []*Message, raws []jsontree.Value, used []bool) bool {
+	if n := sumCharges(out); r.overBudget(r.stateBytes, n) {
+		c.fail("too_large", what+": "+r.budgetError("the activity content", r.stateBytes+n))
+		return false
+	}
 	r.setMessages(out)
 	// Citations on replaced messages are stale; the bridge below restores
 	// the current ones.
@@ -347,4 +367,5 @@ func (r *Reducer) installMessages(c *Change, out, snap []*Message, raws []jsontr
 		}
 	}
 	r.bridgeCitations(c)
+	return true
 }

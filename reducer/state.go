@@ -111,7 +111,9 @@ type Message struct {
 	Metadata             *jsontree.Object
 	Streaming            bool
 
-	pos           int // index in AgentState.Messages, kept in step
+	pos           int    // index in AgentState.Messages, kept in step
+	charge        int64  // budget bytes: the size of activity content
+	born          uint64 // epoch of creation (replay.go)
 	paths         pathCache
 	reasoningSlot bool // created as a reasoning message (exported as role "reasoning")
 	rsTS, rsClock float64
@@ -162,6 +164,7 @@ type ToolCall struct {
 	ClientSide bool
 
 	pos    int
+	born   uint64 // epoch of creation (replay.go)
 	paths  pathCache
 	parser argsParser
 }

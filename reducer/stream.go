@@ -48,4 +48,7 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 
 // Close ends the stream; an unterminated last event is discarded, as the
 // event-stream rules require.
-func (s *Stream) Close() { s.p.Close(nil) }
+func (s *Stream) Close() {
+	s.p.Close(nil)
+	s.r.endReplay()
+}

@@ -28,7 +28,7 @@ func (t *ToolCall) liveArgs() jsontree.Value {
 }
 
 func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
-	t.pos = len(r.st.ToolCalls)
+	t.pos, t.born = len(r.st.ToolCalls), r.epoch
 	r.st.ToolCalls = append(r.st.ToolCalls, t)
 	r.toolByID[t.ID] = t
 	c.add(toolCallPath(t), t.AppendJSON(nil))
@@ -42,7 +42,7 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 		r.runToolSeen[ev.ToolCallID] = true
 		r.runTools = append(r.runTools, ev.ToolCallID)
 	}
-	if t := r.toolByID[ev.ToolCallID]; t != nil {
+	if t := r.tool(ev.ToolCallID); t != nil {
 		// A replayed start does not duplicate: rename if needed, merge
 		// metadata, and ignore the parent.
 		path := toolCallPath(t)
@@ -106,7 +106,7 @@ func (r *Reducer) attachToolCall(c *Change, m *Message, id string) {
 }
 
 func (r *Reducer) toolArgs(c *Change, ev *Event) {
-	t := r.toolByID[ev.ToolCallID]
+	t := r.tool(ev.ToolCallID)
 	if t == nil {
 		c.warn("unknown_tool_call", "TOOL_CALL_ARGS: No message found containing tool call with ID '"+ev.ToolCallID+"'")
 		return
@@ -142,7 +142,7 @@ func (r *Reducer) argsEdit(c *Change, argsPath string, e partialjson.Edit) {
 }
 
 func (r *Reducer) toolEnd(c *Change, ev *Event) {
-	t := r.toolByID[ev.ToolCallID]
+	t := r.tool(ev.ToolCallID)
 	if t == nil {
 		c.warn("unknown_tool_call", "TOOL_CALL_END: No message found containing tool call with ID '"+ev.ToolCallID+"'")
 		return
@@ -245,7 +245,7 @@ func (r *Reducer) toolResult(c *Change, messageID, toolCallID, content string, p
 		}
 	}
 	r.insertMessage(c, pos, m)
-	if t := r.toolByID[toolCallID]; t != nil {
+	if t := r.tool(toolCallID); t != nil {
 		path := toolCallPath(t)
 		t.Result, t.HasResult, t.ResultMessageID = content, true, messageID
 		c.add(path+"/result", jsonString(content))

@@ -163,7 +163,7 @@ func newID(string) string {
 }
 
 // create makes a reducer from options JSON ({strict, dialect, threadId,
-// maxEventBytes, maxDepth, maxFieldBytes, deterministicIds}; empty means defaults) and
+// maxEventBytes, maxDepth, maxFieldBytes, maxStateBytes, deterministicIds}; empty means defaults) and
 // returns its handle.
 func create(opts []byte) int32 {
 	o := reducer.Options{Clock: func() float64 { return clock() }, NewID: newID}
@@ -194,6 +194,8 @@ func create(opts []byte) int32 {
 				id, isStr := val.(string)
 				bad = !isStr && val != nil
 				o.ThreadID = id
+			case "maxStateBytes":
+				o.MaxStateBytes, bad = intOption(val)
 			case "dialect":
 				name, isStr := val.(string)
 				bad = !isStr || !slices.Contains(dialect.Names(), name) && name != ""
@@ -351,6 +353,7 @@ func running(h int32) int32 {
 // when no run is going on.
 func stop(h int32) int32 {
 	inst := lookup(h)
+	inst.r.EndReplay()
 	if st := inst.r.State(); st.Status == reducer.StatusRunning {
 		ev := append([]byte(nil), `{"type":"RUN_FINISHED","threadId":`...)
 		ev = jsontree.AppendString(ev, st.ThreadID)

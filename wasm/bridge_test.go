@@ -182,7 +182,7 @@ func TestPanicBecomesDiagnostic(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
-	for _, bad := range []string{`[]`, `{`, `{"strict":1}`, `{"maxDepth":"x"}`, `{"maxEventBytes":1.5}`} {
+	for _, bad := range []string{`[]`, `{`, `{"strict":1}`, `{"maxDepth":"x"}`, `{"maxEventBytes":1.5}`, `{"maxStateBytes":"1"}`} {
 		n := create([]byte(bad))
 		s, ok := result(n)
 		require.False(t, ok, bad)
@@ -190,6 +190,9 @@ func TestOptions(t *testing.T) {
 	}
 	h := newHandle(t, `{"maxEventBytes":20}`)
 	s, _ := result(apply(h, nil, []byte(`{"type":"RUN_STARTED","threadId":"thread","runId":"run"}`)))
+	require.Equal(t, "too_large", decode(t, s).Diagnostics[0].Code)
+	h = newHandle(t, `{"maxStateBytes":100}`)
+	s, _ = result(apply(h, nil, []byte(`{"type":"STATE_SNAPSHOT","snapshot":{"a":"`+strings.Repeat("x", 100)+`"}}`)))
 	require.Equal(t, "too_large", decode(t, s).Diagnostics[0].Code)
 	h = newHandle(t, `{"strict":true}`)
 	s, _ = result(apply(h, nil, []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}`)))

@@ -170,6 +170,9 @@ export interface ReducerOptions {
   maxDepth?: number;
   /** Bound one streamed field: content, reasoning, tool arguments (default 32 MiB). */
   maxFieldBytes?: number;
+  /** Bound the shared state and activity content together, as their JSON size about
+   *  (default 64 MiB): an event that would grow them past it is refused with too_large. */
+  maxStateBytes?: number;
   /** Ids the reducer makes itself (runInput's runId, user messages without id) are
    *  derived from the state instead of random UUIDs: for replays and tests. */
   deterministicIds?: boolean;

@@ -40,16 +40,110 @@ type Recorder func(Change)
 // rec, if not nil, is called for every change; with a nil rec no values are
 // encoded.
 func Apply(doc jsontree.Value, ops []Op, rec Recorder) (jsontree.Value, error) {
+	return ApplyBounded(doc, ops, rec, nil)
+}
+
+// Bounds limit what ApplyBounded may build.
+type Bounds struct {
+	// Size is the jsontree.Size of the document; ApplyBounded keeps it
+	// up to date incrementally (the cost follows the values inserted and
+	// removed, never the document) and updates it on success.
+	Size int64
+	// MaxSize, if positive, refuses with CodeTooLarge an operation that
+	// would make Size exceed it, before the memory is spent: the value a
+	// copy or move takes is measured before it is cloned, and the values
+	// copied or moved by one patch may not add up to more than MaxSize
+	// either (each is also encoded for the recorder).
+	MaxSize int64
+	// ObjectRoot refuses with CodeRootNotObject a patch whose result is
+	// not an object.
+	ObjectRoot bool
+	// Journal, if not nil, keeps the undo records of a successful patch,
+	// so that the caller can later undo it with the patches before and
+	// after it (see Journal).
+	Journal *Journal
+}
+
+// A Journal collects the undo records of successive patches. Rolled back,
+// it puts every container those patches changed in place back as it was,
+// newest change first; a patch that replaced the root leaves the old root
+// to the caller, who keeps it. It holds the values the patches removed.
+type Journal struct{ undos []undo }
+
+// Len is the number of undo records held.
+func (j *Journal) Len() int { return len(j.undos) }
+
+// Rollback undoes every record after the first n and forgets them.
+func (j *Journal) Rollback(n int) {
+	a := applier{journal: j.undos[n:]}
+	a.rollback()
+	clear(j.undos[n:])
+	j.undos = j.undos[:n]
+}
+
+// Reset forgets every record, undoing nothing.
+func (j *Journal) Reset() {
+	clear(j.undos)
+	j.undos = j.undos[:0]
+}
+
+// ApplyBounded is Apply within bounds (nil: none). On failure b is
+// unchanged.
+func ApplyBounded(doc jsontree.Value, ops []Op, rec Recorder, b *Bounds) (jsontree.Value, error) {
+	if rec != nil && b != nil && b.MaxSize > 0 && copiesOrMoves(ops) {
+		// A patch that copies or moves may take up to MaxSize bytes, and
+		// the recorder encodes every value taken: check the patch without
+		// recording first, so that one refused costs no encoding.
+		dry := applier{root: doc, journal: make([]undo, 0, min(2*len(ops), 32))}
+		dry.bounded, dry.size, dry.max = true, b.Size, b.MaxSize
+		if err := dry.run(ops, b); err != nil {
+			return doc, err
+		}
+		dry.rollback()
+	}
 	// Sized for the common patch: a few entries per op, one allocation.
 	a := applier{root: doc, rec: rec, journal: make([]undo, 0, min(2*len(ops), 32))}
+	if b != nil {
+		a.bounded, a.size, a.max = b.MaxSize > 0, b.Size, b.MaxSize
+	}
+	if err := a.run(ops, b); err != nil {
+		return doc, err
+	}
+	if b != nil && a.bounded {
+		b.Size = a.size
+	}
+	if b != nil && b.Journal != nil {
+		b.Journal.undos = append(b.Journal.undos, a.journal...)
+	}
+	return a.root, nil
+}
+
+// run applies ops; on failure it rolls back and returns the error.
+func (a *applier) run(ops []Op, b *Bounds) error {
 	for i := range ops {
 		a.index = i
 		if err := a.apply(&ops[i]); err != nil {
 			a.rollback()
-			return doc, err
+			return err
 		}
 	}
-	return a.root, nil
+	if b != nil && b.ObjectRoot {
+		if o, ok := a.root.(*jsontree.Object); !ok || o == nil {
+			a.index = len(ops) - 1
+			a.rollback()
+			return a.fail(CodeRootNotObject)
+		}
+	}
+	return nil
+}
+
+func copiesOrMoves(ops []Op) bool {
+	for i := range ops {
+		if ops[i].Kind == KindCopy || ops[i].Kind == KindMove {
+			return true
+		}
+	}
+	return false
 }
 
 type applier struct {
@@ -59,6 +153,11 @@ type applier struct {
 	journal []undo
 	ptr     []byte   // concrete pointer of the current target, when recording
 	from    location // source of the current move or copy, once resolved
+
+	// Bounds (see Bounds): the document's size and its limit, and the
+	// bytes copied or moved so far.
+	bounded         bool
+	size, max, took int64
 }
 
 // A location is a resolved, existing position in the document.
@@ -86,8 +185,17 @@ func (a *applier) apply(op *Op) error {
 func (a *applier) applyRoot(op *Op) error {
 	switch op.Kind {
 	case KindAdd, KindReplace:
-		a.setRoot(jsontree.Clone(op.Value))
+		v := jsontree.Clone(op.Value)
+		if a.bounded {
+			n := jsontree.Size(v)
+			if n > a.max {
+				return a.fail(CodeTooLarge)
+			}
+			a.size = n
+		}
+		a.setRoot(v)
 	case KindRemove:
+		a.size = 4
 		a.setRoot(nil)
 	case KindMove, KindCopy:
 		// fast-json-patch makes the value at from the new root without
@@ -96,7 +204,16 @@ func (a *applier) applyRoot(op *Op) error {
 		if err != nil {
 			return err
 		}
+		if a.bounded {
+			// The value becomes the root: the rest is dropped.
+			n := jsontree.Size(loc.value)
+			if n > a.max {
+				return a.fail(CodeTooLarge)
+			}
+			a.size = n
+		}
 		a.setRoot(loc.value)
+		return nil
 	case KindTest:
 		if !jsontree.Equal(a.root, op.Value) {
 			return a.fail(CodeTestFailed)
@@ -221,10 +338,10 @@ func (a *applier) checkPrefix(op *Op, full, lastMissing bool) error {
 func (a *applier) arrayOp(op *Op, arr *jsontree.Array, i int) error {
 	switch op.Kind {
 	case KindAdd:
-		a.arrayInsert(arr, i, jsontree.Clone(op.Value))
+		return a.arrayInsert(arr, i, jsontree.Clone(op.Value))
 	case KindReplace:
 		// checkPrefix proved the raw token names an element.
-		a.arraySet(arr, i, jsontree.Clone(op.Value))
+		return a.arraySet(arr, i, jsontree.Clone(op.Value))
 	case KindRemove:
 		a.arrayRemove(arr, i)
 	case KindTest:
@@ -243,7 +360,7 @@ func (a *applier) arrayOp(op *Op, arr *jsontree.Array, i int) error {
 func (a *applier) objectOp(op *Op, o *jsontree.Object, key string) error {
 	switch op.Kind {
 	case KindAdd, KindReplace:
-		a.objectSet(o, key, jsontree.Clone(op.Value))
+		return a.objectSet(o, key, jsontree.Clone(op.Value))
 	case KindRemove:
 		a.objectRemove(o, key)
 	case KindTest:
@@ -268,6 +385,9 @@ func (a *applier) moveTo(op *Op) error {
 		// fast-json-patch would store the document inside itself.
 		return a.fail(CodePathUnresolvable)
 	}
+	if err := a.take(loc.value); err != nil {
+		return err
+	}
 	a.ptr = append(a.ptr[:0], loc.ptr...)
 	switch p := loc.parent.(type) {
 	case *jsontree.Object:
@@ -281,7 +401,23 @@ func (a *applier) moveTo(op *Op) error {
 // copyTo adds a deep copy of the value at a.from at op.Path without
 // validation.
 func (a *applier) copyTo(op *Op) error {
+	if err := a.take(a.from.value); err != nil {
+		return err
+	}
 	return a.addLoose(op.Path, jsontree.Clone(a.from.value))
+}
+
+// take counts a value a copy or move is about to take against the bound,
+// before anything is cloned or encoded.
+func (a *applier) take(v jsontree.Value) error {
+	if !a.bounded {
+		return nil
+	}
+	a.took += jsontree.Size(v)
+	if a.took > a.max {
+		return a.fail(CodeTooLarge)
+	}
+	return nil
 }
 
 // addLoose is fast-json-patch's unvalidated add, which move and copy use
@@ -325,8 +461,7 @@ func (a *applier) addLoose(path string, v jsontree.Value) error {
 				if a.rec != nil {
 					a.ptr = appendIndex(a.ptr, i)
 				}
-				a.arrayInsert(c, i, v)
-				return nil
+				return a.arrayInsert(c, i, v)
 			}
 			if index && i < len(c.Elems) {
 				next, found = c.Elems[i], true
@@ -339,8 +474,7 @@ func (a *applier) addLoose(path string, v jsontree.Value) error {
 				a.ptr = appendToken(a.ptr, key)
 			}
 			if last {
-				a.objectSet(c, key, v)
-				return nil
+				return a.objectSet(c, key, v)
 			}
 			next, found = c.Get(key)
 		}

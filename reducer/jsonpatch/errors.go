@@ -21,6 +21,12 @@ const (
 	// CodePathBanned reports a path through __proto__ or
 	// constructor/prototype; fast-json-patch throws a TypeError there.
 	CodePathBanned = "OPERATION_PATH_BANNED"
+
+	// CodeTooLarge reports an operation that would grow the document past
+	// Bounds.MaxSize; CodeRootNotObject a patch whose result is not an
+	// object under Bounds.ObjectRoot.
+	CodeTooLarge      = "TOO_LARGE"
+	CodeRootNotObject = "ROOT_NOT_OBJECT"
 )
 
 // An Error reports why a patch was rejected.
@@ -66,6 +72,10 @@ func message(code string) string {
 		return "test operation failed"
 	case CodePathBanned:
 		return "modifying `__proto__` or `constructor/prototype` is banned"
+	case CodeTooLarge:
+		return "the document would exceed its size limit"
+	case CodeRootNotObject:
+		return "the patched document must remain an object"
 	}
 	return code
 }

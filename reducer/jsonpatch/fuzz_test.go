@@ -78,6 +78,27 @@ func FuzzApply(f *testing.F) {
 		if err != nil || !bytes.Equal(jsontree.AppendJSON(nil, got2), want) {
 			t.Fatalf("Apply without recorder differs: %v", err)
 		}
+
+		// Within generous bounds too, with the size kept incrementally
+		// equal to the size measured afresh; within a tight bound the patch
+		// either applies exactly or changes nothing.
+		b := Bounds{Size: jsontree.Size(orig), MaxSize: 1 << 40}
+		got3, err := ApplyBounded(jsontree.Clone(orig), ops, nil, &b)
+		if err != nil || !bytes.Equal(jsontree.AppendJSON(nil, got3), want) {
+			t.Fatalf("ApplyBounded differs: %v", err)
+		}
+		if n := jsontree.Size(got3); b.Size != n {
+			t.Fatalf("incremental size %d, measured %d", b.Size, n)
+		}
+		tight := Bounds{Size: jsontree.Size(orig), MaxSize: max(1, b.Size-1)}
+		cp := jsontree.Clone(orig)
+		if got4, err := ApplyBounded(cp, ops, nil, &tight); err == nil {
+			if !bytes.Equal(jsontree.AppendJSON(nil, got4), want) || tight.Size != b.Size {
+				t.Fatalf("ApplyBounded within a tight bound differs")
+			}
+		} else if !bytes.Equal(jsontree.AppendJSON(nil, cp), before) {
+			t.Fatalf("a patch refused by its bound changed the document")
+		}
 	})
 }
 

@@ -58,7 +58,16 @@ func (a *applier) rollback() {
 // the change. a.ptr must hold the concrete pointer of the target when a
 // recorder is set.
 
-func (a *applier) objectSet(o *jsontree.Object, key string, v jsontree.Value) {
+func (a *applier) objectSet(o *jsontree.Object, key string, v jsontree.Value) error {
+	if a.bounded {
+		d := jsontree.MemberSize(key, true, v)
+		if old, ok := o.Get(key); ok {
+			d -= jsontree.MemberSize(key, true, old)
+		}
+		if err := a.grow(d); err != nil {
+			return err
+		}
+	}
 	old, existed := o.Set(key, v)
 	if existed {
 		a.journal = append(a.journal, undo{kind: undoObjectSet, obj: o, key: key, old: old})
@@ -67,30 +76,59 @@ func (a *applier) objectSet(o *jsontree.Object, key string, v jsontree.Value) {
 		a.journal = append(a.journal, undo{kind: undoObjectAdd, obj: o, key: key})
 		a.record(KindAdd, v)
 	}
+	return nil
+}
+
+// grow accounts for a mutation that changes the document's size by d,
+// refusing it when the result would exceed the bound.
+func (a *applier) grow(d int64) error {
+	if d > 0 && a.size+d > a.max {
+		return a.fail(CodeTooLarge)
+	}
+	a.size += d
+	return nil
 }
 
 func (a *applier) objectRemove(o *jsontree.Object, key string) jsontree.Value {
 	old, pos := o.Delete(key)
+	if a.bounded {
+		a.size -= jsontree.MemberSize(key, true, old)
+	}
 	a.journal = append(a.journal, undo{kind: undoObjectRemove, obj: o, key: key, pos: pos, old: old})
 	a.recordRemove()
 	return old
 }
 
-func (a *applier) arrayInsert(arr *jsontree.Array, i int, v jsontree.Value) {
+func (a *applier) arrayInsert(arr *jsontree.Array, i int, v jsontree.Value) error {
+	if a.bounded {
+		if err := a.grow(jsontree.MemberSize("", false, v)); err != nil {
+			return err
+		}
+	}
 	arr.Elems = slices.Insert(arr.Elems, i, v)
 	a.journal = append(a.journal, undo{kind: undoArrayInsert, arr: arr, pos: i})
 	a.record(KindAdd, v)
+	return nil
 }
 
-func (a *applier) arraySet(arr *jsontree.Array, i int, v jsontree.Value) {
+func (a *applier) arraySet(arr *jsontree.Array, i int, v jsontree.Value) error {
 	old := arr.Elems[i]
+	if a.bounded {
+		if err := a.grow(jsontree.Size(v) - jsontree.Size(old)); err != nil {
+			return err
+		}
+	}
 	arr.Elems[i] = v
 	a.journal = append(a.journal, undo{kind: undoArraySet, arr: arr, pos: i, old: old})
 	a.record(KindReplace, v)
+	return nil
 }
 
 func (a *applier) arrayRemove(arr *jsontree.Array, i int) jsontree.Value {
 	old := arr.Elems[i]
+	if a.bounded {
+		a.size -= jsontree.MemberSize("", false, old)
+	}
 	arr.Elems = slices.Delete(arr.Elems, i, i+1)
 	a.journal = append(a.journal, undo{kind: undoArrayRemove, arr: arr, pos: i, old: old})
 	a.recordRemove()

@@ -116,7 +116,8 @@ const cases = [
   { name: 'tool END twice', event: '{"type":"TOOL_CALL_END","toolCallId":"c1"}', codes: [], same: false, twice: true },
   { name: 'RESULT for an unknown call', event: '{"type":"TOOL_CALL_RESULT","messageId":"r9","toolCallId":"nope","content":"x"}', codes: [], same: false },
   { name: 'RUN_FINISHED for another run', event: '{"type":"RUN_FINISHED","threadId":"t","runId":"other"}', codes: [], same: false },
-  { name: 'RUN_STARTED twice', event: '{"type":"RUN_STARTED","threadId":"t","runId":"r1"}', codes: [], same: false },
+  // The open run resent from its start: rewound to its checkpoint, then folded again.
+  { name: 'RUN_STARTED twice', event: '{"type":"RUN_STARTED","threadId":"t","runId":"r1"}', codes: [['resent_run', WARN]], same: false, rewinds: true },
   // Patches
   { name: 'patch failing at its last op (atomic)', event: '{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/n","value":2},{"op":"add","path":"/a/b/-","value":4},{"op":"remove","path":"/a/b/7"}]}', codes: [['patch_failed', ERROR]], same: true },
   { name: 'patch with a failing test op last', event: '{"type":"STATE_DELTA","delta":[{"op":"add","path":"/z","value":1},{"op":"test","path":"/n","value":2}]}', codes: [['patch_failed', ERROR]], same: true },
@@ -183,6 +184,11 @@ for (const tc of cases) {
     }
     assert.deepStrictEqual(r.state, r.snapshot(), 'mirror equals snapshot()');
     assertNoPollution(tc.name);
+    if (tc.rewinds) {
+      // Back to the state before the run; its events fold again.
+      assert.equal(r.state.messages.length, 0, 'rewound');
+      for (const l of BASE.slice(1)) r.apply(l);
+    }
     assertNextFolds(r, tc.name);
     r.dispose();
 

@@ -1,0 +1,325 @@
+package reducer
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/agui-reducer/agui/reducer/jsonpatch"
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Replays. A reconnecting transport may resend a run's events. A run is
+// identified by its (threadId, runId); the rules:
+//
+//   - A RUN_STARTED of a run already folded to its end (its RUN_FINISHED or
+//     RUN_ERROR was applied while it was open) starts skipping: the events
+//     that follow are dropped until that run's own RUN_FINISHED/RUN_ERROR,
+//     a RUN_STARTED of another run, a local action or the end of the
+//     stream (Stream.Close, the web module's endStream()). Nothing can
+//     leave the reducer skipping for good.
+//   - A RUN_STARTED of a run that is still open (started, not ended) means
+//     the run is resent from its start: the reducer rewinds to the
+//     checkpoint it took at that run's first RUN_STARTED, then folds it
+//     again, so the resent events do not apply twice.
+//
+// A checkpoint costs O(1) to take plus the entities the run changes: the
+// message and tool-call lists are copied (pointers), an entity that
+// existed at the checkpoint is saved the first time the run changes it
+// (touch), and the patches of the shared state and activity content keep
+// their undo records (jsonpatch.Journal). Runs still open when more start
+// keep their checkpoints (up to maxCheckpoints, oldest dropped). Events of
+// other dialects change entities in ways the checkpoint does not follow:
+// they drop the checkpoints, as do the local actions that start a new turn.
+
+// runKey identifies a run.
+type runKey struct{ thread, run string }
+
+// maxCheckpoints bounds the runs open at once that can still be rewound;
+// maxJournal the undo records kept for them.
+const (
+	maxCheckpoints = 4
+	maxJournal     = 1 << 16
+)
+
+type checkpoint struct {
+	key   runKey
+	epoch uint64 // entities born before it are saved when touched
+	st    AgentState
+	steps []Step
+	msgs  []*Message
+	tools []*ToolCall
+
+	savedMsgs  map[*Message]Message
+	savedTools map[*ToolCall]ToolCall
+	journal    int // r.journal.Len() at the checkpoint
+
+	stateBytes, activityBytes int64
+	chunks                    chunkState
+	verify                    verifier
+}
+
+// runOf names the run an event belongs to; RUN_FINISHED may leave out its
+// ids (the current run), RUN_ERROR has none.
+func (r *Reducer) runOf(ev *Event) runKey {
+	if ev.Type == RunStarted {
+		return runKey{ev.ThreadID, ev.RunID}
+	}
+	if ev.RunID == "" {
+		return runKey{r.st.ThreadID, r.st.RunID}
+	}
+	thread := ev.ThreadID
+	if thread == "" {
+		thread = r.st.ThreadID
+	}
+	return runKey{thread, ev.RunID}
+}
+
+// skipReplay applies the replay rules to ev before it is folded and
+// reports whether to drop it.
+func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
+	if r.replaying != "" {
+		skipped := runKey{r.replayThread, r.replaying}
+		switch ev.Type {
+		case RunFinished, RunError:
+			r.endReplay()
+			if ev.Type == RunError || ev.RunID == "" || r.runOf(ev) == skipped {
+				return true
+			}
+			// Another run's end: the replay was cut short; fold it.
+		case RunStarted:
+			if r.runOf(ev) == skipped {
+				return true
+			}
+			r.endReplay()
+		default:
+			return true
+		}
+	}
+	switch ev.Type {
+	case RunStarted:
+		k := r.runOf(ev)
+		if ev.RunID != "" && r.doneKeys[k] {
+			r.replaying, r.replayThread = k.run, k.thread
+			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; skipping its replay")
+			return true
+		}
+		if i := r.findCheckpoint(k); i >= 0 && ev.RunID != "" {
+			c.warn("resent_run", "RUN_STARTED: run '"+ev.RunID+"' is resent from its start; folding it again")
+			r.rewind(c, i)
+		}
+		if ev.RunID != "" {
+			r.takeCheckpoint(k)
+		}
+	case RunFinished, RunError:
+		k := r.runOf(ev)
+		i := r.findCheckpoint(k)
+		if i >= 0 || k == (runKey{r.st.ThreadID, r.st.RunID}) && r.st.Status == StatusRunning {
+			if k.run != "" {
+				r.doneKeys[k] = true
+				r.doneRuns[k.run] = true
+			}
+		}
+		if i >= 0 {
+			r.closeCheckpoint(i)
+		}
+	}
+	return false
+}
+
+// newTurn is what a local action that starts a new turn does: a replay
+// being skipped ends, and open runs can no longer be rewound (that would
+// drop what the user added).
+func (r *Reducer) newTurn() {
+	r.endReplay()
+	r.dropCheckpoints()
+}
+
+// endReplay ends a replay being skipped: local actions and the end of a
+// stream call it.
+func (r *Reducer) endReplay() { r.replaying, r.replayThread = "", "" }
+
+// EndReplay ends the skipping of a replayed run, if one is under way: a
+// host calls it when the user stops a run. Stream.Close and the local
+// actions do it themselves.
+func (r *Reducer) EndReplay() { r.endReplay() }
+
+// findRunID finds the checkpoint of an open run with that id.
+func (r *Reducer) findRunID(id string) int {
+	for i, cp := range r.checkpoints {
+		if cp.key.run == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Reducer) findCheckpoint(k runKey) int {
+	for i, cp := range r.checkpoints {
+		if cp.key == k {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Reducer) takeCheckpoint(k runKey) {
+	if len(r.checkpoints) == maxCheckpoints {
+		r.closeCheckpoint(0)
+	}
+	r.epoch++
+	cp := &checkpoint{
+		key:   k,
+		epoch: r.epoch,
+		st:    r.st,
+		steps: slices.Clone(r.st.Steps),
+		msgs:  slices.Clone(r.st.Messages),
+		tools: slices.Clone(r.st.ToolCalls),
+
+		savedMsgs:  map[*Message]Message{},
+		savedTools: map[*ToolCall]ToolCall{},
+		journal:    r.journal.Len(),
+
+		stateBytes: r.stateBytes, activityBytes: r.activityBytes,
+		chunks: r.chunks,
+		verify: cloneVerifier(r.verify),
+	}
+	r.checkpoints = append(r.checkpoints, cp)
+	r.newest = r.epoch
+}
+
+func cloneVerifier(v verifier) verifier {
+	v.messages, v.tools, v.steps = maps.Clone(v.messages), maps.Clone(v.tools), maps.Clone(v.steps)
+	return v
+}
+
+// closeCheckpoint forgets checkpoint i (its run ended).
+func (r *Reducer) closeCheckpoint(i int) {
+	r.checkpoints = slices.Delete(r.checkpoints, i, i+1)
+	r.afterCheckpointsChange()
+}
+
+// dropCheckpoints forgets every checkpoint: the open runs can no longer be
+// rewound.
+func (r *Reducer) dropCheckpoints() {
+	clear(r.checkpoints)
+	r.checkpoints = r.checkpoints[:0]
+	r.afterCheckpointsChange()
+}
+
+func (r *Reducer) afterCheckpointsChange() {
+	if len(r.checkpoints) == 0 {
+		r.journal.Reset()
+		r.newest = 0
+		return
+	}
+	r.newest = r.checkpoints[len(r.checkpoints)-1].epoch
+}
+
+// journalFor returns the journal the next patch records into, if a
+// checkpoint needs it.
+func (r *Reducer) journalFor() *jsonpatch.Journal {
+	if len(r.checkpoints) == 0 {
+		return nil
+	}
+	if r.journal.Len() > maxJournal {
+		r.dropCheckpoints()
+		return nil
+	}
+	return &r.journal
+}
+
+// touch saves m for the checkpoints taken after it was born, before a
+// handler changes it in place.
+func (r *Reducer) touch(m *Message) {
+	if m == nil || m.born >= r.newest {
+		return
+	}
+	for _, cp := range r.checkpoints {
+		if m.born < cp.epoch {
+			if _, ok := cp.savedMsgs[m]; !ok {
+				cp.savedMsgs[m] = saveMessage(m)
+			}
+		}
+	}
+}
+
+func saveMessage(m *Message) Message {
+	s := *m
+	s.text = slices.Clone(m.text)
+	s.reasoning = slices.Clone(m.reasoning)
+	s.ToolCallIDs = slices.Clone(m.ToolCallIDs)
+	if m.Metadata != nil {
+		s.Metadata = jsontree.Clone(m.Metadata).(*jsontree.Object)
+	}
+	return s
+}
+
+// touchTool is touch for a tool call.
+func (r *Reducer) touchTool(t *ToolCall) {
+	if t == nil || t.born >= r.newest {
+		return
+	}
+	for _, cp := range r.checkpoints {
+		if t.born < cp.epoch {
+			if _, ok := cp.savedTools[t]; !ok {
+				s := *t
+				s.args = slices.Clone(t.args)
+				if t.Metadata != nil {
+					s.Metadata = jsontree.Clone(t.Metadata).(*jsontree.Object)
+				}
+				cp.savedTools[t] = s
+			}
+		}
+	}
+}
+
+// tool finds a tool call by id for a handler that changes it.
+func (r *Reducer) tool(id string) *ToolCall {
+	t := r.toolByID[id]
+	r.touchTool(t)
+	return t
+}
+
+// rewind puts the state back as it was at checkpoint i and forgets the
+// checkpoints from i on; the change replaces the whole document.
+func (r *Reducer) rewind(c *Change, i int) {
+	cp := r.checkpoints[i]
+	r.journal.Rollback(cp.journal)
+	for m, s := range cp.savedMsgs {
+		*m = s
+	}
+	for t, s := range cp.savedTools {
+		if !s.parser.final && s.parser.p != nil {
+			// The parser went on with the run's deltas: start it again.
+			s.parser.p = newArgsParser(r.opt.MaxDepth)
+			s.parser.p.Write(string(s.args), func(partialEdit) {})
+		}
+		*t = s
+	}
+	r.st = cp.st
+	r.st.Steps = cp.steps
+	r.st.Messages = cp.msgs
+	r.st.ToolCalls = cp.tools
+	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
+	r.chunks, r.verify = cp.chunks, cp.verify
+	clear(r.msgByID)
+	clear(r.cited)
+	for i, m := range r.st.Messages {
+		m.pos = i
+		if _, ok := r.msgByID[m.ID]; !ok {
+			r.msgByID[m.ID] = m
+		}
+		if m.Citations != nil {
+			r.cited[m] = struct{}{}
+		}
+	}
+	clear(r.toolByID)
+	for i, t := range r.st.ToolCalls {
+		t.pos = i
+		r.toolByID[t.ID] = t
+	}
+	clear(r.checkpoints[i:])
+	r.checkpoints = r.checkpoints[:i]
+	r.afterCheckpointsChange()
+	c.replace("", r.st.AppendJSON(nil))
+}
