@@ -1,0 +1,259 @@
+// The official @ag-ui/client shapes of the reducer's state, for
+// ag-ui-reducer.js: the Message[] view kept with structural sharing
+// (OfficialView), its inverse (reducerMessages), and the subscriber round
+// without clones (runSubscribers), with the helpers they share.
+
+const DEV = typeof process !== 'undefined' && process.env != null &&
+  (process.env.NODE_ENV === 'development' || process.env.NODE_ENV === 'test');
+
+function deepFreeze(v) {
+  if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
+  Object.freeze(v);
+  for (const k of Object.keys(v)) deepFreeze(v[k]);
+  return v;
+}
+const freeze = DEV ? deepFreeze : (v) => v;
+
+// ---------------------------------------------------------------------------
+// Reducer state (web/agui.d.ts AgentState) → the official Message[] shape.
+
+const EMPTY = Object.freeze([]);
+
+function officialToolCall(tc) {
+  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } };
+  if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
+  if (tc.metadata !== undefined) out.metadata = tc.metadata;
+  return freeze(out); // attribution is the owning message's, not the tool call's
+}
+
+function common(out, m) {
+  if (m.encryptedValue !== undefined) out.encryptedValue = m.encryptedValue;
+  if (m.metadata !== undefined) out.metadata = m.metadata;
+  if (m.subagentRunId != null) out.subagentRunId = m.subagentRunId;
+  return out;
+}
+
+/** Whether two plain objects hold the same values (arrays compared one level deep). */
+function sameShallow(a, b) {
+  if (a === b) return true;
+  if (a == null || b == null) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    const x = a[k], y = b[k];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * Keeps the official Message[] view of one reducer's state, rebuilt after
+ * each change with structural sharing: a reducer message (and its tool
+ * calls) that kept its identity in the mirror keeps its official object; one
+ * that changed only in what the official shape leaves out (streaming flags)
+ * keeps it too.
+ */
+class OfficialView {
+  constructor() {
+    this.messages = freeze([]);
+    this.srcMessages = null; // the mirror's messages array the view was built from
+    this.srcToolCalls = null;
+    this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
+    this.tcCache = new WeakMap(); // mirror tool call → official tool call
+    // Assistant ids whose official message carries content: the mirror
+    // writes "" both for "no content" (a slot a tool call created) and for
+    // an empty text message, which the official shape tells apart.
+    this.contentIds = new Set();
+  }
+
+  /** Rebuilds from the mirror state; returns whether the view changed. */
+  update(st) {
+    if (st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
+    let byId = null;
+    const tcOf = (id) => {
+      if (byId === null) {
+        byId = new Map();
+        for (const t of st.toolCalls) if (!byId.has(t.id)) byId.set(t.id, t);
+      }
+      return byId.get(id);
+    };
+    const prevById = new Map();
+    for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
+    const out = [];
+    let changed = st.messages.length !== this.messages.length;
+    for (const m of st.messages) {
+      const ids = m.toolCallIds ?? EMPTY;
+      const entry = this.cache.get(m);
+      if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, i) => t === tcOf(ids[i]))) {
+        for (const o of entry.out) out.push(o);
+        continue;
+      }
+      const tcs = ids.map(tcOf);
+      const built = this.build(m, tcs).map((o) => {
+        const prev = prevById.get(o.id);
+        return prev !== undefined && sameShallow(prev, o) ? prev : freeze(o);
+      });
+      this.cache.set(m, { tcs, out: built });
+      for (const o of built) out.push(o);
+    }
+    if (!changed) {
+      const prev = this.messages;
+      changed = prev.length !== out.length || out.some((o, i) => o !== prev[i]);
+    }
+    this.srcMessages = this.mirrorMessages = st.messages;
+    this.srcToolCalls = st.toolCalls;
+    if (changed) this.messages = freeze(out);
+    return changed;
+  }
+
+  officialTC(tc) {
+    if (tc === undefined) return undefined;
+    let o = this.tcCache.get(tc);
+    if (o === undefined) this.tcCache.set(tc, (o = officialToolCall(tc)));
+    return o;
+  }
+
+  build(m, tcs) {
+    switch (m.role) {
+      case 'activity':
+        return [common({ id: m.id, role: 'activity', activityType: m.activityType, content: m.content }, { metadata: m.metadata, subagentRunId: m.subagentRunId })];
+      case 'tool': {
+        const o = { id: m.id, role: 'tool', content: m.content, toolCallId: m.toolCallId };
+        if (m.error !== undefined) o.error = m.error;
+        return [common(o, m)];
+      }
+      case 'assistant': {
+        const hasContent = m.content !== '' || this.contentIds.has(m.id);
+        const reasoning = m.reasoning !== undefined;
+        if (reasoning && !hasContent && tcs.length === 0) {
+          // A reasoning slot: the official client's "reasoning" message.
+          return [common({ id: m.id, role: 'reasoning', content: m.reasoning }, m)];
+        }
+        const res = [];
+        if (reasoning) res.push({ id: m.id + '-reasoning', role: 'reasoning', content: m.reasoning });
+        const o = { id: m.id, role: 'assistant' };
+        if (hasContent) o.content = m.content;
+        if (m.name !== undefined) o.name = m.name;
+        if (m.toolCallIds !== undefined) o.toolCalls = tcs.filter((t) => t !== undefined).map((t) => this.officialTC(t));
+        res.push(common(o, m));
+        return res;
+      }
+      default: {
+        const o = { id: m.id, role: m.role, content: m.content };
+        if (m.name !== undefined) o.name = m.name;
+        return [common(o, m)];
+      }
+    }
+  }
+
+  /** Says whether the assistant message id carries content (in the official shape). */
+  markContent(id, has) {
+    if (this.contentIds.has(id) === has) return;
+    if (has) this.contentIds.add(id);
+    else this.contentIds.delete(id);
+    // Rebuild that message at the next update even if the mirror did not change.
+    this.srcMessages = null;
+    for (const m of this.mirrorMessages ?? EMPTY) if (m.id === id) this.cache.delete(m);
+  }
+
+  /** Records which assistant messages of an official list carry content. */
+  noteContent(messages) {
+    for (const m of messages) {
+      if (m?.role === 'assistant') this.markContent(m.id, typeof m.content === 'string');
+    }
+  }
+}
+
+/** The reducer snapshot holding an official Message[] (the inverse of OfficialView.build). */
+function reducerMessages(messages, current) {
+  const running = new Map();
+  for (const t of current.toolCalls) if (t.status === 'running') running.set(t.id, t);
+  const msgs = [];
+  const tcs = [];
+  for (const m of messages) {
+    const r = { id: m.id, role: m.role, content: m.content ?? '', streaming: false };
+    switch (m.role) {
+      case 'reasoning':
+        r.role = 'assistant';
+        r.content = '';
+        r.reasoning = typeof m.content === 'string' ? m.content : '';
+        break;
+      case 'assistant':
+        if (Array.isArray(m.toolCalls)) {
+          r.toolCallIds = m.toolCalls.map((t) => t.id);
+          for (const t of m.toolCalls) {
+            let args = {};
+            try { args = JSON.parse(t.function.arguments); } catch { /* {} as the reducer keeps */ }
+            const live = running.get(t.id);
+            const tc = {
+              id: t.id, name: t.function?.name ?? '', parentMessageId: m.id,
+              status: live ? 'running' : 'complete', argsText: t.function?.arguments ?? '',
+              args: live ? live.args : args,
+            };
+            if (t.encryptedValue !== undefined) tc.encryptedValue = t.encryptedValue;
+            if (t.metadata !== undefined) tc.metadata = t.metadata;
+            tcs.push(tc);
+          }
+        }
+        break;
+      case 'tool':
+        r.toolCallId = m.toolCallId;
+        if (m.error !== undefined) r.error = m.error;
+        break;
+      case 'activity':
+        r.activityType = m.activityType;
+        break;
+    }
+    if (m.name !== undefined && m.role !== 'tool' && m.role !== 'reasoning' && m.role !== 'activity') r.name = m.name;
+    if (m.encryptedValue !== undefined && m.role !== 'activity') r.encryptedValue = m.encryptedValue;
+    if (m.metadata !== undefined) r.metadata = m.metadata;
+    msgs.push(r);
+  }
+  return { msgs, tcs };
+}
+
+// ---------------------------------------------------------------------------
+// Subscribers
+
+const hookName = (type) => 'on' + type.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()) + 'Event';
+
+/**
+ * runSubscribersWithMutation without the clones: each subscriber sees the
+ * latest values (a replacement one returned is adopted as is, frozen in
+ * development); the first stopPropagation ends the round. A throwing
+ * subscriber is logged and skipped, as the official client does.
+ */
+async function runSubscribers(subscribers, messages, state, exec) {
+  let msgs = messages, st = state, mm = false, sm = false, stop;
+  for (const s of subscribers) {
+    try {
+      const m = await exec(s, msgs, st);
+      if (m === undefined || m === null) continue;
+      if (m.messages !== undefined && m.messages !== msgs) { msgs = freeze(m.messages); mm = true; }
+      if (m.state !== undefined && m.state !== st) { st = freeze(m.state); sm = true; }
+      stop = m.stopPropagation;
+      if (stop === true) break;
+    } catch (err) {
+      console.error('Subscriber error:', err);
+    }
+  }
+  return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
+}
+
+function toolCallOf(messages, id) {
+  for (const m of messages) {
+    const tcs = m.toolCalls;
+    if (tcs === undefined) continue;
+    for (const t of tcs) if (t.id === id) return t;
+  }
+  return undefined;
+}
+
+function messageOf(messages, id) {
+  for (const m of messages) if (m.id === id) return m;
+  return undefined;
+}
+
+export { DEV, deepFreeze, freeze, EMPTY, officialToolCall, common, sameShallow, OfficialView, reducerMessages, hookName, runSubscribers, toolCallOf, messageOf };
