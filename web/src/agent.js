@@ -12,7 +12,7 @@ const freeze = Object.freeze;
 export const EMPTY_STATE = freeze({
   threadId: '', runId: '', status: 'idle', isLoading: false, error: null,
   messages: freeze([]), toolCalls: freeze([]), state: freeze({}), steps: freeze([]),
-  interrupts: freeze([]), usage: freeze([]),
+  interrupts: freeze([]), usage: freeze([]), pendingToolCallIds: freeze([]), subagents: freeze([]),
 });
 
 // Loaded modules by wasm URL: agents share one, as reducers of a factory do.

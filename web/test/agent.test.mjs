@@ -3,7 +3,7 @@
 // and createAgent (what the framework bindings wrap).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, createWorkerHost, createAgent, EMPTY_STATE, textOf } from '../agui.js';
+import { loadReducer, createWorkerHost, createAgent, EMPTY_STATE, textOf } from '../agui.node.js';
 import { serve } from '../agui-worker.js';
 import { wasmURL } from './helpers.mjs';
 

@@ -5,7 +5,7 @@
 // and killed every reducer of the page).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer } from '../agui.js';
+import { loadReducer } from '../agui.node.js';
 import { wasmURL } from './helpers.mjs';
 
 const MiB = 1 << 20;

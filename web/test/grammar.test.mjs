@@ -6,7 +6,7 @@
 // back the same snapshot. reducer/fuzz_grammar_test.go is the Go side.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer } from '../agui.js';
+import { loadReducer } from '../agui.node.js';
 import { wasmURL, rng } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);
