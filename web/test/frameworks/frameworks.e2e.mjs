@@ -30,7 +30,14 @@ const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore',
 function install(dir) {
   const marker = path.join(dir, 'node_modules/.package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs) return;
-  run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+  try {
+    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+  } catch {
+    // npm 11 rejects a lockfile that resolves a dependency's optional
+    // platform packages to none (Next's @next/swc-*): npm install keeps the
+    // locked versions and settles those.
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+  }
 }
 
 /** The package as npm installs it: the packed tarball unpacked into node_modules. */
