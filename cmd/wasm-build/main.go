@@ -2,7 +2,8 @@
 // (make wasm):
 //
 //   - GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm into
-//     web/dist/agui.wasm;
+//     web/dist/agui.wasm, its file and line tables cleared (lines.go; -lines
+//     keeps them, for stack traces with file:line while debugging);
 //   - wraps wasm_exec.js from the same Go toolchain (its import object
 //     changes between Go versions) into an ES module, web/dist/wasm_exec.js,
 //     that exports the Go class and the toolchain's version: bundlers then
@@ -10,7 +11,9 @@
 //     imports this glue does not define (another toolchain) as such;
 //   - writes agui.wasm.gz (gzip -9) and agui.wasm.br (brotli -q 11) for
 //     servers that serve precompressed files;
-//   - prints the raw, gzip and brotli sizes.
+//   - prints the raw, gzip and brotli sizes, and warns when the brotli size
+//     is past the module's budget, 700,000 bytes (-budget; web/test/size.test.mjs
+//     fails make test on it).
 //
 // Brotli comes from Debian's brotli command (apt-get install brotli): the
 // pure-Go encoder github.com/andybalholm/brotli writes byte-for-byte the
@@ -22,6 +25,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -35,14 +39,16 @@ func main() {
 	outDir := flag.String("o", "web/dist", "output directory")
 	pkg := flag.String("pkg", "./wasm", "package to build")
 	quality := flag.Int("brotli", 11, "brotli quality (0–11); -1 skips the .br copy")
+	lines := flag.Bool("lines", false, "keep the file and line tables (stack traces with file:line; about 70 KB more brotli)")
+	budget := flag.Int64("budget", 700000, "warn when the brotli copy is larger (bytes)")
 	flag.Parse()
-	if err := build(*outDir, *pkg, *quality); err != nil {
+	if err := build(*outDir, *pkg, *quality, *lines, *budget); err != nil {
 		fmt.Fprintln(os.Stderr, "wasm-build:", err)
 		os.Exit(1)
 	}
 }
 
-func build(outDir, pkg string, quality int) error {
+func build(outDir, pkg string, quality int, lines bool, budget int64) error {
 	goCmd := os.Getenv("GO")
 	if goCmd == "" {
 		goCmd = "go"
@@ -83,6 +89,21 @@ func build(outDir, pkg string, quality int) error {
 	if err != nil {
 		return err
 	}
+	stripped := "file and line tables kept (-lines)"
+	if !lines {
+		out, st, err := stripLines(raw)
+		if err != nil {
+			// The module works as built: only larger.
+			fmt.Fprintf(os.Stderr, "wasm-build: warning: file and line tables kept: %v\n", err)
+			stripped = "file and line tables kept: " + err.Error()
+		} else {
+			raw = out
+			stripped = fmt.Sprintf("file and line tables of %d functions cleared (%d bytes)", st.funcs, st.bytes)
+			if err := os.WriteFile(tmpPath, raw, 0o644); err != nil {
+				return err
+			}
+		}
+	}
 	// An unchanged module keeps its compressed copies: brotli -q 11 costs
 	// seconds on every make test otherwise.
 	old, _ := os.ReadFile(wasmPath)
@@ -94,7 +115,8 @@ func build(outDir, pkg string, quality int) error {
 		if brErr == nil {
 			brSize = sizeString(brOld.Size())
 		}
-		report(wasmPath, "unchanged", len(raw), len(gzOld), brSize, string(root))
+		report(wasmPath, "unchanged", stripped, len(raw), len(gzOld), brSize, string(root))
+		checkBudget(brOld, brErr, budget)
 		return nil
 	}
 	if err := os.Rename(tmpPath, wasmPath); err != nil {
@@ -125,18 +147,29 @@ func build(outDir, pkg string, quality int) error {
 		return err
 	}
 	brSize := "skipped"
+	var brInfo os.FileInfo
+	brErr = errors.New("skipped")
 	if br != nil {
 		if err := br.Wait(); err != nil {
 			return fmt.Errorf("brotli: %w", err)
 		}
-		fi, err := os.Stat(brPath)
-		if err != nil {
-			return err
+		brInfo, brErr = os.Stat(brPath)
+		if brErr != nil {
+			return brErr
 		}
-		brSize = sizeString(fi.Size())
+		brSize = sizeString(brInfo.Size())
 	}
-	report(wasmPath, fmt.Sprintf("built in %.1fs", buildTime.Seconds()), len(raw), gz.Len(), brSize, string(root))
+	report(wasmPath, fmt.Sprintf("built in %.1fs", buildTime.Seconds()), stripped, len(raw), gz.Len(), brSize, string(root))
+	checkBudget(brInfo, brErr, budget)
 	return nil
+}
+
+// checkBudget warns when the brotli copy is past the module's budget: the
+// build still succeeds (make run works), web/test/size.test.mjs fails.
+func checkBudget(br os.FileInfo, err error, budget int64) {
+	if err == nil && budget > 0 && br.Size() > budget {
+		fmt.Fprintf(os.Stderr, "wasm-build: warning: agui.wasm is %d bytes brotli, past its budget of %d bytes (README, Download size)\n", br.Size(), budget)
+	}
 }
 
 // wrapGlue makes the toolchain's wasm_exec.js, a classic script that sets
@@ -157,8 +190,8 @@ func wrapGlue(execJS []byte, goVersion string) []byte {
 
 func sizeString(n int64) string { return fmt.Sprintf("%9d bytes (%.0f KiB)", n, float64(n)/1024) }
 
-func report(wasmPath, how string, raw, gz int, br, goroot string) {
-	fmt.Printf("%s (%s)\n", wasmPath, how)
+func report(wasmPath, how, stripped string, raw, gz int, br, goroot string) {
+	fmt.Printf("%s (%s; %s)\n", wasmPath, how, stripped)
 	fmt.Printf("  %-7s %s\n", "raw", sizeString(int64(raw)))
 	fmt.Printf("  %-7s %s\n", "gzip", sizeString(int64(gz)))
 	fmt.Printf("  %-7s %s\n", "brotli", br)
