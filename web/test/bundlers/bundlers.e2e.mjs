@@ -176,7 +176,7 @@ before(async () => {
   measure('webpack', path.join(wp, 'dist'), /^(service-worker|workbox-)/);
   const plain = path.join(here, 'plain');
   run('npm', ['run', '--silent', 'build'], plain); // copies the package next to the page
-  measure('plain', path.join(plain, 'vendor/agui-reducer-web'), /^(agui\.node|agui\.esbuild|agui-worker\.source)\.js$/);
+  measure('plain', path.join(plain, 'vendor/agui-reducer-web'), /^(agui\.node|[a-z]+\.esbuild|agui-worker\.source)\.js$/);
 
   // For comparison: the official client (bench/'s @ag-ui/client 1.0.0, when
   // installed), an HttpAgent run bundled and minified by esbuild.
@@ -240,6 +240,24 @@ test('each build emits the wasm once and no Node-only module', () => {
       assert.doesNotMatch(readFileSync(f, 'utf8'), /["'`](node:[a-z_/]+|fs|fs\/promises|path|url)["'`]/, `${name}: ${path.basename(f)} names a Node module`);
     }
   }
+});
+
+// The bindings import src/agent.js, not the main entry: each has its own
+// "module" condition (<binding>.esbuild.js), so that an esbuild app that
+// imports only a binding still gets the wasm emitted and found. Svelte's
+// binding needs no framework package to bundle; React's and Vue's have the
+// same entries (checked in package.json).
+test('esbuild: an app that imports only a binding emits the wasm', async () => {
+  const esb = path.join(here, 'esbuild');
+  const esbuild = (await import(pathToFileURL(path.join(esb, 'node_modules/esbuild/lib/main.js')).href)).default;
+  const out = path.join(tmp, 'binding-only');
+  await esbuild.build({
+    stdin: { contents: "import { agentStore } from '@agui-reducer/web/svelte'; agentStore({ url: '/agent' }).subscribe(() => {});", resolveDir: esb },
+    bundle: true, format: 'esm', minify: true, platform: 'browser', outdir: out, loader: { '.wasm': 'file' }, logLevel: 'error',
+  });
+  assert.equal(files(out, /\.wasm$/).length, 1, 'the wasm is emitted');
+  const installed = JSON.parse(readFileSync(path.join(esb, 'node_modules/@agui-reducer/web/package.json'), 'utf8'));
+  for (const b of ['react', 'svelte', 'vue']) assert.equal(installed.exports[`./${b}`].module, `./${b}.esbuild.js`);
 });
 
 // A wasm module that cannot be fetched: the page shows the LoadError (its
