@@ -86,14 +86,19 @@ async function buildAndServe(fixture, checks, { out = 'dist', publicWasm = false
   return url;
 }
 
-/** Sends a message through the page's form; waits for the answer and its tool call. */
-async function chat(url) {
+/**
+ * Sends a message through the page's form; waits for the answer and its
+ * tool call. In worker mode (the app's ?worker) the page must have started
+ * a Web Worker (the reducer's), in page mode none.
+ */
+async function chat(url, { worker = false, ready } = {}) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
   try {
-    await page.goto(url);
+    await page.goto(worker ? `${url}?worker` : url);
+    if (ready) await page.waitForSelector(ready, { state: 'attached', timeout: TIMEOUT });
     await page.fill('input', 'What is the weather in Lisbon?');
     await page.click('button');
     await page.waitForFunction(() => [...document.querySelectorAll('p.assistant')].some((p) => p.textContent.includes('°C')), null, { timeout: TIMEOUT });
@@ -104,14 +109,16 @@ async function chat(url) {
     assert.ok(texts.some((t) => t.startsWith('assistant: Let me look up')), texts.join('\n'));
     assert.ok(tools.some((t) => t.startsWith('get_weather({') && t.includes('Lisbon')), tools.join('\n'));
     assert.deepEqual(errors, []);
+    assert.equal(page.workers().length > 0, worker, worker ? 'no Web Worker runs the reducer' : 'a worker in page mode');
   } finally {
     await page.close();
   }
 }
 
-test('React (vite react-ts): useAgent streams an answer with a tool call under StrictMode', async () => {
+test('React (vite react-ts): useAgent streams an answer with a tool call under StrictMode, in page and in worker mode', async () => {
   const url = await buildAndServe('react', ['build']);
   await chat(url);
+  await chat(url, { worker: true });
 
   // Renders: messages already shown do not render again while another streams.
   const page = await context.newPage();
@@ -140,21 +147,24 @@ test('React in a development build: StrictMode mounts, unmounts and mounts again
   await chat(url);
 });
 
-test('Svelte 5 (vite svelte-ts): $agent from agentStore streams an answer with a tool call', async () => {
+test('Svelte 5 (vite svelte-ts): $agent from agentStore streams an answer with a tool call, in page and in worker mode', async () => {
   const url = await buildAndServe('svelte', ['check', 'build']);
   await chat(url);
+  await chat(url, { worker: true });
 });
 
-test('Vue 3 (vite vue-ts): useAgent shallow refs stream an answer with a tool call', async () => {
+test('Vue 3 (vite vue-ts): useAgent shallow refs stream an answer with a tool call, in page and in worker mode', async () => {
   const url = await buildAndServe('vue', ['build']);
   await chat(url);
+  await chat(url, { worker: true });
 });
 
-test('Next.js (next build, static export): a client component with useAgent, prerendered empty, streams in the browser', async () => {
+test('Next.js (next build, static export): a client component with useAgent, prerendered empty, streams in the browser, in page and in worker mode', async () => {
   const url = await buildAndServe('next', ['build'], { out: 'out', publicWasm: true });
   const html = readFileSync(path.join(here, 'next/out/index.html'), 'utf8');
   assert.match(html, /<form[^>]*>.*<input/s, 'server rendering showed the empty chat');
   await chat(url);
+  await chat(url, { worker: true, ready: '[data-worker="true"]' });
 });
 
 test('the README\'s framework snippets are the fixtures\' files', () => {

@@ -1,5 +1,5 @@
-import { Chat } from './Chat';
+import { ChatPage } from './ChatPage';
 
 export default function Page() {
-  return <Chat />;
+  return <ChatPage />;
 }

@@ -2,7 +2,8 @@ import { Chat } from './Chat.tsx'
 import { Renders } from './Renders.tsx'
 
 function App() {
-  return location.hash === '#renders' ? <Renders /> : <Chat />
+  // ?worker: the same chat with the wasm in a Web Worker
+  return location.hash === '#renders' ? <Renders /> : <Chat worker={new URLSearchParams(location.search).has('worker')} />
 }
 
 export default App

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { textOf } from '@agui-reducer/web';
 import { useAgent } from '@agui-reducer/web/react';
 
-export function Chat() {
-  const { state, send, error } = useAgent({ url: '/agent' });
+export function Chat({ worker = false }: { worker?: boolean }) {
+  const { state, send, error } = useAgent({ url: '/agent', worker });
   const [text, setText] = useState('');
   if (error) return <p role="alert">Could not load the agent: {String(error)}</p>;
   return (
