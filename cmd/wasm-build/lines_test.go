@@ -111,4 +111,3 @@ func codeSection(t *testing.T, module []byte) []byte {
 	t.Fatal("no code section")
 	return nil
 }
-
