@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,14 +71,10 @@ after(async () => {
 });
 
 /** Installs, type-checks and builds the fixture; serves its dist/ with the demo agent. */
-async function buildAndServe(fixture, checks, { out = 'dist', publicWasm = false } = {}) {
+async function buildAndServe(fixture, checks, { out = 'dist' } = {}) {
   const dir = path.join(here, fixture);
   install(dir);
   installPackage(dir, tarball);
-  if (publicWasm) { // as the README's Next.js recipe says: the wasm and its glue in public/
-    mkdirSync(path.join(dir, 'public'), { recursive: true });
-    for (const f of ['agui.wasm', 'wasm_exec.js']) copyFileSync(path.join(dir, 'node_modules/@agui-reducer/web/dist', f), path.join(dir, 'public', f));
-  }
   for (const script of checks) run('npm', ['run', '--silent', script], dir);
   const dist = path.join(dir, out);
   const { proc, url } = await startDemoServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.02', '-scenario', 'tools', '-web', dist, '-csp', 'off'], root);
@@ -159,10 +155,16 @@ test('Vue 3 (vite vue-ts): useAgent shallow refs stream an answer with a tool ca
   await chat(url, { worker: true });
 });
 
-test('Next.js (next build, static export): a client component with useAgent, prerendered empty, streams in the browser, in page and in worker mode', async () => {
-  const url = await buildAndServe('next', ['build'], { out: 'out', publicWasm: true });
+test('Next.js (next build, static export, no configuration for the package): a client component with useAgent, prerendered empty, streams in the browser, in page and in worker mode', async () => {
+  // No configuration and no copy of the package's files: next build
+  // (Turbopack) emits agui.wasm and the worker from the package's
+  // new URL(…, import.meta.url) forms, as Vite and webpack do.
+  rmSync(path.join(here, 'next/public'), { recursive: true, force: true });
+  const url = await buildAndServe('next', ['build'], { out: 'out' });
   const html = readFileSync(path.join(here, 'next/out/index.html'), 'utf8');
   assert.match(html, /<form[^>]*>.*<input/s, 'server rendering showed the empty chat');
+  const media = readdirSync(path.join(here, 'next/out/_next/static/media'));
+  assert.equal(media.filter((f) => f.endsWith('.wasm')).length, 1, `the build emitted the wasm once: ${media.join(', ')}`);
   await chat(url);
   await chat(url, { worker: true, ready: '[data-worker="true"]' });
 });

@@ -4,7 +4,7 @@ import { textOf } from '@agui-reducer/web';
 import { useAgent } from '@agui-reducer/web/react';
 
 export function Chat({ worker = false }: { worker?: boolean }) {
-  const { state, send, error } = useAgent({ url: '/agent', wasm: '/agui.wasm', worker });
+  const { state, send, error } = useAgent({ url: '/agent', worker });
   const [text, setText] = useState('');
   if (error) return <p role="alert">Could not load the agent: {String(error)}</p>;
   return (
