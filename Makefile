@@ -58,12 +58,15 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## bench: the official @ag-ui/client reducer against ours on the same
 ## generated streams, side by side in one Node process and in headless
 ## Chromium, plus the native Go benchmarks, the module's sizes, its load
-## time and its memory (bench/README.md); writes bench/results.json and
-## bench/results-chromium.json. Timings never gate make test.
+## time and its memory, and the drop-in agent against HttpAgent (Node and
+## Chromium, with the longest main-thread task) (bench/README.md); writes
+## bench/results.json, bench/results-chromium.json and
+## bench/results-agent.json. Timings never gate make test.
 bench: wasm bench/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
 	node bench/node.mjs
 	node bench/browser.mjs
+	node bench/agent.mjs
 
 ## test-bench: the benchmark's correctness check (official and ours fold
 ## the same stream alike; no timing), the differential test against

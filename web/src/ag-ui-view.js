@@ -70,6 +70,7 @@ class OfficialView {
     this.srcToolCalls = null;
     this.outs = EMPTY; // per mirror message of srcMessages: its official messages
     this.dirty = false; // a message must be rebuilt though the mirror did not change
+    this.staleOuts = null; // index → official messages markContent invalidated (their last build)
     this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
     this.tcCache = new WeakMap(); // mirror tool call → official tool call
     // Assistant ids whose official message carries content: the mirror
@@ -97,7 +98,10 @@ class OfficialView {
       return byId.get(id);
     };
     let prevById = null;
-    const prevOf = (id) => {
+    // The official object a rebuilt message had: from the same index's last
+    // build when there is one (no map of the whole conversation per event).
+    const prevOf = (id, near) => {
+      if (near !== undefined) for (const x of near) if (x.id === id) return x;
       if (prevById === null) {
         prevById = new Map();
         for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
@@ -120,8 +124,9 @@ class OfficialView {
           o = entry.out;
         } else {
           const tcs = ids.map(tcOf);
+          const near = m.id === prevSrc[i]?.id ? (prevOuts[i] ?? this.staleOuts?.get(i)) : undefined;
           o = this.build(m, tcs).map((x) => {
-            const prev = prevOf(x.id);
+            const prev = prevOf(x.id, near);
             return prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
           });
           this.cache.set(m, { tcs, out: o });
@@ -135,6 +140,7 @@ class OfficialView {
     this.srcToolCalls = st.toolCalls;
     this.outs = outs;
     this.dirty = false;
+    this.staleOuts = null;
     if (!changed) return false;
     const out = new Array(count);
     let k = 0;
@@ -148,6 +154,7 @@ class OfficialView {
     this.srcMessages = st.messages;
     this.srcToolCalls = st.toolCalls;
     this.outs = messages.map((m) => [m]);
+    this.staleOuts = null;
     this.dirty = false;
     this.messages = messages;
   }
@@ -203,7 +210,10 @@ class OfficialView {
     for (let i = 0; i < src.length; i++) {
       if (src[i].id !== id) continue;
       this.cache.delete(src[i]);
-      if (this.outs !== EMPTY) this.outs[i] = undefined;
+      if (this.outs !== EMPTY && this.outs[i] !== undefined) {
+        (this.staleOuts ??= new Map()).set(i, this.outs[i]);
+        this.outs[i] = undefined;
+      }
     }
   }
 
@@ -278,7 +288,9 @@ function hookName(type) {
 }
 
 /**
- * runSubscribersWithMutation without the clones: each subscriber sees the
+ * runSubscribersWithMutation without the clones (each subscriber awaited, as
+ * there: an error of the stream lands between two subscribers as it does
+ * with the official client): each subscriber sees the
  * latest values (a replacement one returned is adopted as is, frozen in
  * development); the first stopPropagation ends the round. A throwing
  * subscriber is logged and skipped, as the official client does.
