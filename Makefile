@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
+.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers test-frameworks
+test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers test-frameworks test-copilotkit
 
 vet:
 	$(GO) vet ./...
@@ -41,6 +41,15 @@ test-browser: wasm web/node_modules/.package-lock.json
 ## and the package from its packed tarball), in headless Chromium
 test-frameworks: package
 	node --test --test-timeout=600000 web/test/frameworks/frameworks.e2e.mjs
+
+## test-copilotkit: CopilotKit 1.74's React chat (web/test/copilotkit, a
+## Vite react-ts app with its own package-lock.json, the package from its
+## packed tarball) with the drop-in HttpAgent passed to its provider, in a
+## production build against the demo server, in headless Chromium: text, a
+## tool call, shared state and an interrupt render as with @ag-ui/client's
+## HttpAgent
+test-copilotkit: package
+	node --test --test-timeout=600000 web/test/copilotkit/copilotkit.e2e.mjs
 
 ## fuzz: each fuzz target of the module for FUZZTIME (default 10s), seeded
 ## from <package>/testdata/fuzz; prints the executions per target
