@@ -4,7 +4,8 @@
 // useInterrupt; @ag-ui/client 0.0.59 as CopilotKit pins it), given an
 // AG-UI agent directly through the provider's agents__unsafe_dev_only (no
 // CopilotKit runtime). Built for production (tsc -b, strict, checks the
-// package's ag-ui.d.ts as the app uses it; vite build), served by the demo
+// package's ag-ui.d.ts as the app uses it; vite build; and tsc --strict on
+// ag-ui.d.ts and ag-ui-reducer.d.ts themselves), served by the demo
 // server, driven in headless Chromium once with @ag-ui/client's HttpAgent
 // (?agent=official) and once with the package's (the default): text, a
 // tool call, shared state and an interrupt with its approval must render
@@ -102,6 +103,12 @@ async function converse(agent) {
     await page.close();
   }
 }
+
+test('the package\'s ag-ui.d.ts and ag-ui-reducer.d.ts pass tsc --strict against @ag-ui/client 0.0.59', () => {
+  // The app's tsconfig skips .d.ts checks (the template's skipLibCheck): the files themselves.
+  run('npx', ['tsc', '--ignoreConfig', '--noEmit', '--strict', '--lib', 'ES2023,DOM', '--target', 'es2023', '--module', 'esnext',
+    '--moduleResolution', 'bundler', 'node_modules/@agui-reducer/web/ag-ui.d.ts', 'node_modules/@agui-reducer/web/ag-ui-reducer.d.ts'], here);
+});
 
 test('CopilotKit 1.74 renders the same with the package\'s HttpAgent as with @ag-ui/client\'s', async () => {
   const official = await converse('official');
