@@ -38,7 +38,7 @@ before(async () => {
   install(here);
   installPackage(here, packageTarball(root));
   run('npm', ['run', '--silent', 'build'], here);
-  const bin = process.env.AGUI_DEMO_BIN ?? path.join(tmp, 'agui-demo');
+  const bin = process.env.AGUI_DEMO_BIN || path.join(tmp, 'agui-demo');
   if (!process.env.AGUI_DEMO_BIN) run('go', ['build', '-o', bin, './cmd/agui-demo'], root);
   ({ proc: server, url } = await startDemoServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.02', '-web', path.join(here, 'dist'), '-csp', 'off'], root));
   context = await launchChromium(path.join(tmp, 'profile'));
