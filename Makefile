@@ -80,8 +80,10 @@ bench: wasm bench/node_modules/.package-lock.json
 ## test-bench: the benchmark's correctness check (official and ours fold
 ## the same stream alike; no timing), the differential test against
 ## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams),
-## and the drop-in @ag-ui/client agent (web/ag-ui.js) against HttpAgent 1.0.0
-## (bench/ag-ui*.test.mjs) and 0.0.59 (bench/ag-ui-059, its own lockfile)
+## the drop-in @ag-ui/client agent (web/ag-ui.js) against HttpAgent 1.0.0
+## (bench/ag-ui*.test.mjs, its Node entry through the package's exports)
+## and 0.0.59 (bench/ag-ui-059, its own lockfile), and a seconds-long run of
+## the drop-in's benchmark code (bench/agent-bench.test.mjs; no timing)
 test-bench: wasm bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json
 	node --test --test-timeout=300000 bench/*.test.mjs bench/ag-ui-059/*.test.mjs
 
