@@ -309,8 +309,10 @@ async function runSubscribers(subscribers, messages, state, exec) {
       console.error('Subscriber error:', err);
     }
   }
+  if (!mm && !sm && stop === undefined) return NO_MUTATION; // the usual round: nothing returned
   return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
 }
+const NO_MUTATION = Object.freeze({});
 
 function toolCallOf(messages, id) {
   for (const m of messages) {
