@@ -6,15 +6,21 @@
 //     type-checked here with tsc --strict against the package's .d.ts;
 //   - a framework fixture's component (frameworks/*/…/Chat.*), built and run
 //     by make test-frameworks;
-//   - a piece of the plain page of make test-bundlers (bundlers/plain/index.html).
+//   - a piece of a fixture that make test builds and runs: the plain page of
+//     make test-bundlers (bundlers/plain/index.html), the CopilotKit app of
+//     make test-copilotkit (copilotkit/src): every line of the block is a
+//     line of the fixture's files, an import's module and names are imported
+//     there, a const it declares is declared there with the same expression
+//     in its definition.
 // snippets/in-a-page.ts is run, with the hooks its test reads, as every
 // bundler fixture's app (bundlers/app/main.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { install } from './fixture-install.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -31,7 +37,23 @@ function readmePart(file) {
   return lines.slice(start + 1, end).join('\n').trim();
 }
 
-const normalise = (code) => code.split('\n').map((l) => l.trim()).filter(Boolean).join('\n');
+const lines = (code) => code.split('\n').map((l) => l.trim()).filter(Boolean);
+
+/** Whether code is a piece of the fixture whose sources are text. */
+function pieceOf(code, text) {
+  const own = new Set(lines(text));
+  return lines(code).every((l) => {
+    const imp = l.match(/^import \{([^}]*)\} from (['"][^'"]+['"]);$/);
+    // const x = e; as the fixture declares x, e somewhere in its definition
+    const decl = l.match(/^const (\w+) = (.+);$/);
+    if (decl) return new RegExp(`\\bconst ${decl[1]} =`).test(text) && text.includes(decl[2]);
+    if (!imp) return own.has(l);
+    return text.includes(`from ${imp[2]}`) && imp[1].split(',').every((n) => new RegExp(`\\b${n.trim()}\\b`).test(text));
+  });
+}
+
+const fixtureText = (dir, re) => readdirSync(path.join(here, dir)).filter((f) => re.test(f))
+  .map((f) => readFileSync(path.join(here, dir, f), 'utf8')).join('\n');
 
 test('every JS, TS, Svelte, Vue and HTML block of the READMEs is a checked file', () => {
   const readme = ['README.md', 'web/README.md'].map((f) => readFileSync(path.join(root, f), 'utf8')).join('\n');
@@ -42,23 +64,19 @@ test('every JS, TS, Svelte, Vue and HTML block of the READMEs is a checked file'
   const parts = new Map(files.map((f) => [readmePart(f), f]));
   const components = ['react/src/Chat.tsx', 'svelte/src/Chat.svelte', 'vue/src/Chat.vue', 'next/app/Chat.tsx']
     .map((f) => readFileSync(path.join(here, 'frameworks', f), 'utf8').trim());
-  const plainPage = normalise(readFileSync(path.join(here, 'bundlers/plain/index.html'), 'utf8'));
+  const pieces = [fixtureText('bundlers/plain', /\.html$/), fixtureText('copilotkit/src', /\.tsx?$/)];
   const used = new Set();
   for (const { lang, code } of blocks) {
     if (parts.has(code)) { used.add(parts.get(code)); continue; }
     if (components.includes(code)) continue;
-    if (lang === 'html' && plainPage.includes(normalise(code))) continue;
+    if (pieces.some((text) => pieceOf(code, text))) continue;
     assert.fail(`this ${lang} block of the READMEs is no checked file (web/test/snippets.test.mjs says which count):\n${code}`);
   }
   for (const f of files) assert.ok(used.has(f), `${path.relative(root, f)} is in no README (any more?)`);
 });
 
 test('the snippets type-check with tsc --strict against the package\'s .d.ts', { timeout: 600_000 }, () => {
-  // Its packages (typescript, @types/react, @ag-ui/client) from its lockfile, once.
-  const marker = path.join(snippets, 'node_modules/.package-lock.json');
-  if (!existsSync(marker) || statSync(marker).mtimeMs < statSync(path.join(snippets, 'package-lock.json')).mtimeMs) {
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: snippets, stdio: ['ignore', 'pipe', 'pipe'] });
-  }
+  install(snippets); // typescript, @types/react, @ag-ui/client from its lockfile, once
   try {
     execFileSync(path.join(snippets, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: snippets, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (err) {
