@@ -40,6 +40,7 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
+	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
@@ -116,6 +117,31 @@ func (r *Reducer) load(o *jsontree.Object) error {
 				st.PendingToolCallIDs = append(st.PendingToolCallIDs, e.(string))
 			}
 		}
+	}
+	if t := d.object("runToolCalls"); t != nil {
+		// Absent in snapshots of no tally, and in those made before it was
+		// kept.
+		td := fields{obj: t, typ: "runToolCalls"}
+		for _, key := range [...]string{"started", "answered"} {
+			ids := td.array(key, false)
+			if ids != nil && !isStringArray(ids) {
+				td.fail(key + " must hold strings")
+				break
+			}
+			var list []string
+			for _, e := range elems(ids) {
+				list = append(list, e.(string))
+			}
+			if key == "started" {
+				st.RunToolCalls.Started = list
+			} else {
+				st.RunToolCalls.Answered = list
+			}
+		}
+		if td.err != nil {
+			return td.err
+		}
+		r.indexTally()
 	}
 	if d.err != nil {
 		return d.err

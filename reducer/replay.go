@@ -300,6 +300,7 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
+	r.indexTally()
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
 	r.chunks, r.verify = cp.chunks, cp.verify
 	clear(r.msgByID)
