@@ -52,7 +52,9 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		r.doneKeys[runKey{r.st.ThreadID, r.st.RunID}] = true
 	}
 	c := new(Change)
-	c.replace("", r.st.AppendJSON(nil))
+	// The document is about the snapshot's size: one allocation, not a
+	// doubling series.
+	c.replace("", r.st.AppendJSON(make([]byte, 0, len(data)+len(data)/8+1024)))
 	return c, nil
 }
 
@@ -155,7 +157,14 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.Subagents = append(st.Subagents, s)
 		r.subByID[s.ID] = s
 	}
-	for _, e := range elems(d.array("messages", false)) {
+	msgs := elems(d.array("messages", false))
+	if len(msgs) > 0 {
+		// Sized once: growing a slice and a map of 100,000 entries step by
+		// step costs more than the messages themselves in wasm.
+		st.Messages = make([]*Message, 0, len(msgs))
+		r.msgByID = make(map[string]*Message, len(msgs))
+	}
+	for _, e := range msgs {
 		m, err := loadMessage(e)
 		if err != nil {
 			return err
