@@ -57,3 +57,20 @@ export function reliabilityLines(res) {
     `STATE_DELTA on a ${w.keys}-key object vs ${w.smallKeys} keys: read every event ${f(w.event.wideUs)} vs ${f(w.event.smallUs)} µs/event (${f(w.event.ratio, 1)}×); read every 16 events ${f(w.frame.wideUs)} vs ${f(w.frame.smallUs)} µs/event (${f(w.frame.ratio, 1)}×)`,
   ];
 }
+
+/** The drop-in agent's table (agent.mjs): one runtime's rows. */
+export function agentTable(res, title) {
+  const lines = [title, ''];
+  const lt = res.rows.some((r) => r.longTaskMs !== undefined);
+  const task = (ms) => (ms > 0 ? `${f(ms, 0)} ms` : 'none > 50 ms');
+  lines.push(`| subscribers | turns | events | HttpAgent µs/event | ours µs/event | ratio | HttpAgent total ms | ours total ms | total ratio | floor total ms | apply-step ratio |${lt ? ' longest task HttpAgent | ours |' : ''}`);
+  lines.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${lt ? '---:|---:|' : ''}`);
+  for (const r of res.rows) {
+    lines.push(`| ${r.subscribers} | ${r.turns} | ${r.events} | ${f(r.official.perEventUs)} | ${f(r.ours.perEventUs)} | ${f(r.ratio)}× | ${f(r.official.totalMs, 0)} | ${f(r.ours.totalMs, 0)} | ${f(r.totalRatio)}× | ${f(r.floor.totalMs, 0)} | ${f(r.applyRatio)}× |${lt ? ` ${task(r.longTaskMs.official)} | ${task(r.longTaskMs.ours)} |` : ''}${r.same ? '' : ' DIFFER'}`);
+  }
+  lines.push('');
+  lines.push(`module load: @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules + loadReducer() ${f(res.load.oursMs)} ms (not in the runs)`);
+  lines.push('');
+  for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}`);
+  return lines.join('\n');
+}
