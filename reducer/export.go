@@ -107,6 +107,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 	}
 	st.Result, st.HasResult = o.Get("result")
 	st.Outcome, _ = d.optStr("outcome")
+	st.LastEventID, _ = d.optStr("lastEventId")
 	st.PendingToolCallIDs = []string{}
 	if ids := d.array("pendingToolCallIds", false); ids != nil {
 		if !isStringArray(ids) {

@@ -296,7 +296,9 @@ func (r *Reducer) rewind(c *Change, i int) {
 		}
 		*t = s
 	}
+	id := r.st.LastEventID // the stream's cursor is not part of the run
 	r.st = cp.st
+	r.st.LastEventID = id
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools

@@ -54,6 +54,10 @@ type AgentState struct {
 	PendingToolCallIDs []string
 	// Subagents are the subagent invocations seen, in start order.
 	Subagents []*Subagent
+	// LastEventID is the SSE id of the last frame folded ("" when the
+	// frames carried none): the cursor a reconnecting client sends as
+	// Last-Event-ID (SetLastEventID, Stream).
+	LastEventID string
 }
 
 // RunErr is the error of a failed run.
@@ -236,6 +240,10 @@ func (s *AgentState) AppendJSON(dst []byte) []byte {
 		dst = sa.appendJSON(dst)
 	}
 	dst = append(dst, ']')
+	if s.LastEventID != "" {
+		dst = append(dst, `,"lastEventId":`...)
+		dst = jsontree.AppendString(dst, s.LastEventID)
+	}
 	return append(dst, '}')
 }
 

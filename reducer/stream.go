@@ -34,16 +34,28 @@ func (r *Reducer) NewStreamFunc(apply FrameFunc) *Stream {
 // Feed parses chunk and applies every complete event, calling each with the
 // event's change (valid only during the call). A frame the SSE parser
 // rejects (too large) yields a change with only its diagnostic.
+//
+// The SSE id of the last event folded becomes the state's LastEventID
+// once per chunk, not per event: when it changed, one more change, with
+// only that op, follows the chunk's events (an id on every frame would
+// otherwise double the records of a token stream).
 func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
+	id, folded := "", false
 	s.p.FeedEach(chunk, func(e sse.Event) {
 		s.apply(&c, e.Type, []byte(e.Data))
+		id, folded = e.ID, true
 		each(&c)
 	}, func(err error) {
 		c.Reset()
 		c.fail("too_large", "SSE event skipped: "+err.Error())
 		each(&c)
 	})
+	if folded && id != s.r.st.LastEventID {
+		c.Reset()
+		s.r.setLastEventID(&c, id)
+		each(&c)
+	}
 }
 
 // Close ends the stream; an unterminated last event is discarded, as the

@@ -100,6 +100,12 @@ func wasmFeed(h, n int32) (r int32) {
 	return feed(h, in[:n])
 }
 
+//go:wasmexport lastEventId
+func wasmLastEventID(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return lastEventID(h, in[:n])
+}
+
 //go:wasmexport endStream
 func wasmEndStream(h int32) (r int32) {
 	defer recoverCall(h, &r)
