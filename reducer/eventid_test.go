@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,4 +135,87 @@ func TestLastEventIDSurvivesRewind(t *testing.T) {
 	require.Equal(t, "b:5", r.State().LastEventID)
 	require.Equal(t, "hi", string(r.State().Messages[0].text), "the resent delta applied once")
 	m.check(t, r, "end")
+}
+
+// However a server resumes, after the cursor, from an earlier frame or
+// from the start with the same ids, or runs the agent again with new ids,
+// the state ends as if the stream had never been cut.
+func TestResumedStreams(t *testing.T) {
+	frames := [][2]string{{"a:1", evStart}, {"a:2", evMsg}, {"a:3", evDelta}, {"a:4", evDelta}, {"a:5", evEnd}, {"a:6", evFinish}}
+	renamed := make([][2]string, len(frames))
+	for i, f := range frames {
+		renamed[i] = [2]string{strings.Replace(f[0], "a:", "b:", 1), f[1]}
+	}
+	whole := New(Options{Clock: fixedClock()})
+	whole.NewStream().Feed([]byte(sseFrames(frames...)), func(*Change) {})
+	want := string(whole.Snapshot())
+
+	tests := []struct {
+		name    string
+		cut     int         // frames of the first response
+		resumed [][2]string // the second response
+		warn    string      // a warning the resumed response gives
+		wantID  string      // the cursor at the end
+	}{
+		{"exactly after the cursor", 3, frames[3:], "", "a:6"},
+		{"from an earlier frame", 3, frames[1:], "resent_frames", "a:6"},
+		{"from the start, same ids", 4, frames, "resent_frames", "a:6"},
+		{"the run again, new ids", 4, renamed, "resent_run", "b:6"},
+		{"nothing more: the cut was after the end", 6, nil, "", "a:6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(Options{Clock: fixedClock()})
+			m := newMirror(t, r)
+			each := func(c *Change) { m.apply(t, c) }
+			s := r.NewStream()
+			s.Feed([]byte(sseFrames(frames[:tt.cut]...)), each)
+			s.Close()
+			require.Equal(t, frames[tt.cut-1][0], r.State().LastEventID)
+			var codes []string
+			s = r.NewStream()
+			body := sseFrames(tt.resumed...)
+			for i := 0; i < len(body); i += 7 { // in pieces
+				s.Feed([]byte(body[i:min(i+7, len(body))]), func(c *Change) {
+					for _, d := range c.Diagnostics {
+						codes = append(codes, d.Code)
+					}
+					each(c)
+				})
+			}
+			s.Close()
+			m.check(t, r, "end")
+			if tt.warn != "" {
+				require.Contains(t, codes, tt.warn)
+			}
+			require.Equal(t, tt.wantID, r.State().LastEventID)
+			got := strings.Replace(string(r.Snapshot()), `"lastEventId":"`+tt.wantID+`"`, `"lastEventId":"a:6"`, 1)
+			require.Equal(t, want, got)
+		})
+	}
+}
+
+// The ids remembered are the last maxFoldedIDs: a resend from further
+// back is not recognised by id.
+func TestFoldedIDsWindow(t *testing.T) {
+	var e eventIDs
+	for i := range maxFoldedIDs + 10 {
+		e.add("id" + strconv.Itoa(i))
+	}
+	require.False(t, e.has("id0"))
+	require.False(t, e.has("id9"))
+	require.True(t, e.has("id10"))
+	require.True(t, e.has("id"+strconv.Itoa(maxFoldedIDs+9)))
+	require.Len(t, e.set, maxFoldedIDs)
+}
+
+// After a restore only the cursor is known: its frame, resent, is skipped.
+func TestRestoreKnowsCursorFrame(t *testing.T) {
+	r := New(Options{Clock: fixedClock()})
+	r.NewStream().Feed([]byte(sseFrames([2]string{"a:1", evStart}, [2]string{"a:2", evMsg}, [2]string{"a:3", evDelta})), func(*Change) {})
+	restored := New(Options{Clock: fixedClock()})
+	_, err := restored.Restore(r.Snapshot())
+	require.NoError(t, err)
+	restored.NewStream().Feed([]byte(sseFrames([2]string{"a:3", evDelta}, [2]string{"a:4", evDelta})), func(*Change) {})
+	require.Equal(t, "hihi", string(restored.State().Messages[0].text))
 }

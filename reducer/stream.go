@@ -8,9 +8,10 @@ import (
 // Reducer. It is what the web module's feed() and agui-fold's .sse input
 // use.
 type Stream struct {
-	r     *Reducer
-	p     *sse.Parser
-	apply FrameFunc
+	r       *Reducer
+	p       *sse.Parser
+	apply   FrameFunc
+	resends bool // a resent frame was skipped (and reported)
 }
 
 // FrameFunc folds one server-sent event into c, which it resets first:
@@ -38,13 +39,28 @@ func (r *Reducer) NewStreamFunc(apply FrameFunc) *Stream {
 // The SSE id of the last event folded becomes the state's LastEventID
 // once per chunk, not per event: when it changed, one more change, with
 // only that op, follows the chunk's events (an id on every frame would
-// otherwise double the records of a token stream).
+// otherwise double the records of a token stream). A frame whose own id
+// was folded lately is skipped (eventid.go); the first one skipped yields
+// a "resent_frames" warning.
 func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
 	id, folded := "", false
 	s.p.FeedEach(chunk, func(e sse.Event) {
+		if e.HasID && s.r.folded.has(e.ID) {
+			// Folded already: the server resent it (eventid.go).
+			if !s.resends {
+				s.resends = true
+				c.Reset()
+				c.warn("resent_frames", "SSE frame '"+e.ID+"' was folded already; skipping the frames the server resends")
+				each(&c)
+			}
+			return
+		}
 		s.apply(&c, e.Type, []byte(e.Data))
 		id, folded = e.ID, true
+		if e.HasID {
+			s.r.folded.add(e.ID)
+		}
 		each(&c)
 	}, func(err error) {
 		c.Reset()
