@@ -369,9 +369,11 @@ func TestLastEventID(t *testing.T) {
 	text, _ = result(snapshot(h))
 	require.Contains(t, text, `"lastEventId":"r.x:2"`)
 
-	text, ok = result(lastEventID(h, []byte("r.x:3")))
+	text, _ = result(lastEventID(h))
+	require.Equal(t, "r.x:2", text)
+	text, ok = result(setLastEventID(h, []byte("r.x:3")))
 	require.True(t, ok)
 	require.Equal(t, "add", decode(t, text).Ops[0].Op)
-	text, _ = result(lastEventID(h, nil))
+	text, _ = result(setLastEventID(h, nil))
 	require.Equal(t, "remove", decode(t, text).Ops[0].Op)
 }
