@@ -219,3 +219,13 @@ func TestRestoreKnowsCursorFrame(t *testing.T) {
 	restored.NewStream().Feed([]byte(sseFrames([2]string{"a:3", evDelta}, [2]string{"a:4", evDelta})), func(*Change) {})
 	require.Equal(t, "hihi", string(restored.State().Messages[0].text))
 }
+
+// A frame without an id field of its own keeps the id in force (SSE), but
+// it is not the frame that id names: it is folded, never skipped.
+func TestFrameWithoutOwnIDIsFolded(t *testing.T) {
+	r := New(Options{Clock: fixedClock()})
+	s := r.NewStream()
+	s.Feed([]byte(sseFrames([2]string{"a:1", evStart}, [2]string{"a:2", evMsg}, [2]string{"a:3", evDelta}, [2]string{"", evDelta}, [2]string{"", evDelta})), func(*Change) {})
+	require.Equal(t, "hihihi", string(r.State().Messages[0].text))
+	require.Equal(t, "a:3", r.State().LastEventID)
+}
