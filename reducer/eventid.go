@@ -16,8 +16,13 @@ package reducer
 // reset and on restore (which keeps the restored cursor alone).
 
 // maxFoldedIDs bounds the ids remembered: a resend from further back than
-// this many frames is not recognised by id.
-const maxFoldedIDs = 4096
+// this many frames is not recognised by id. An id longer than
+// maxFoldedIDBytes is not remembered (ids are short: docs/resume.md), so the
+// set holds at most 1 MiB of ids whatever a stream sends.
+const (
+	maxFoldedIDs     = 4096
+	maxFoldedIDBytes = 256
+)
 
 // eventIDs is a set of the last maxFoldedIDs ids added.
 type eventIDs struct {
@@ -27,7 +32,7 @@ type eventIDs struct {
 }
 
 func (e *eventIDs) add(id string) {
-	if id == "" {
+	if id == "" || len(id) > maxFoldedIDBytes {
 		return
 	}
 	if e.set == nil {

@@ -207,6 +207,10 @@ func TestFoldedIDsWindow(t *testing.T) {
 	require.True(t, e.has("id10"))
 	require.True(t, e.has("id"+strconv.Itoa(maxFoldedIDs+9)))
 	require.Len(t, e.set, maxFoldedIDs)
+
+	long := strings.Repeat("x", maxFoldedIDBytes+1)
+	e.add(long)
+	require.False(t, e.has(long), "a long id is not remembered")
 }
 
 // After a restore only the cursor is known: its frame, resent, is skipped.
