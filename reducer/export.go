@@ -40,6 +40,7 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
+	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
@@ -53,7 +54,9 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		r.doneKeys[runKey{r.st.ThreadID, r.st.RunID}] = true
 	}
 	c := new(Change)
-	c.replace("", r.st.AppendJSON(nil))
+	// The document is about the snapshot's size: one allocation, not a
+	// doubling series.
+	c.replace("", r.st.AppendJSON(make([]byte, 0, len(data)+len(data)/8+1024)))
 	return c, nil
 }
 
@@ -120,6 +123,31 @@ func (r *Reducer) load(o *jsontree.Object) error {
 			}
 		}
 	}
+	if t := d.object("runToolCalls"); t != nil {
+		// Absent in snapshots of no tally, and in those made before it was
+		// kept.
+		td := fields{obj: t, typ: "runToolCalls"}
+		for _, key := range [...]string{"started", "answered"} {
+			ids := td.array(key, false)
+			if ids != nil && !isStringArray(ids) {
+				td.fail(key + " must hold strings")
+				break
+			}
+			var list []string
+			for _, e := range elems(ids) {
+				list = append(list, e.(string))
+			}
+			if key == "started" {
+				st.RunToolCalls.Started = list
+			} else {
+				st.RunToolCalls.Answered = list
+			}
+		}
+		if td.err != nil {
+			return td.err
+		}
+		r.indexTally()
+	}
 	if d.err != nil {
 		return d.err
 	}
@@ -132,7 +160,14 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.Subagents = append(st.Subagents, s)
 		r.subByID[s.ID] = s
 	}
-	for _, e := range elems(d.array("messages", false)) {
+	msgs := elems(d.array("messages", false))
+	if len(msgs) > 0 {
+		// Sized once: growing a slice and a map of 100,000 entries step by
+		// step costs more than the messages themselves in wasm.
+		st.Messages = make([]*Message, 0, len(msgs))
+		r.msgByID = make(map[string]*Message, len(msgs))
+	}
+	for _, e := range msgs {
 		m, err := loadMessage(e)
 		if err != nil {
 			return err

@@ -31,6 +31,13 @@ export interface AgentState {
    * that no TOOL_CALL_RESULT answered ([] after an interrupt or a cancel).
    */
   pendingToolCallIds: string[];
+  /**
+   * The open run's tool-call tally behind the next pendingToolCallIds: the
+   * calls it started and those a TOOL_CALL_RESULT answered, in order.
+   * Absent while empty (cleared when a run starts or ends); kept so that
+   * restore(snapshot()) mid-run is exact.
+   */
+  runToolCalls?: { started: string[]; answered: string[] };
   /** Subagent invocations (SUBAGENT_STARTED / _FINISHED / _ERROR), in start order. */
   subagents: Subagent[];
   /** The SSE id of the last frame folded (feed(), apply(event, {id})); absent when the frames
