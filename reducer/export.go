@@ -46,6 +46,8 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
 	r.endReplay()
 	r.dropCheckpoints()
+	r.folded.forget()
+	r.folded.add(r.st.LastEventID) // a resent cursor frame is known
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
 		r.doneRuns[r.st.RunID] = true
@@ -110,6 +112,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 	}
 	st.Result, st.HasResult = o.Get("result")
 	st.Outcome, _ = d.optStr("outcome")
+	st.LastEventID, _ = d.optStr("lastEventId")
 	st.PendingToolCallIDs = []string{}
 	if ids := d.array("pendingToolCallIds", false); ids != nil {
 		if !isStringArray(ids) {

@@ -94,6 +94,9 @@ type Reducer struct {
 	checkpoints   []*checkpoint
 	journal       jsonpatch.Journal
 	epoch, newest uint64
+
+	// The SSE ids of the frames folded lately (eventid.go).
+	folded eventIDs
 }
 
 // New returns a Reducer with an empty state.
@@ -130,6 +133,7 @@ func (r *Reducer) clear() {
 	r.inputThread = ""
 	r.endReplay()
 	r.dropCheckpoints()
+	r.folded.forget()
 }
 
 // State returns the current state. It must not be modified, and it changes

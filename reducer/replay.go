@@ -299,7 +299,10 @@ func (r *Reducer) rewind(c *Change, i int) {
 		}
 		*t = s
 	}
+	id := r.st.LastEventID // the stream's cursor is not part of the run
+	r.folded.forget()      // the run's frames must all be folded again
 	r.st = cp.st
+	r.st.LastEventID = id
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools

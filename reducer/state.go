@@ -57,6 +57,10 @@ type AgentState struct {
 	RunToolCalls RunTally
 	// Subagents are the subagent invocations seen, in start order.
 	Subagents []*Subagent
+	// LastEventID is the SSE id of the last frame folded ("" when the
+	// frames carried none): the cursor a reconnecting client sends as
+	// Last-Event-ID (SetLastEventID, Stream).
+	LastEventID string
 }
 
 // RunTally is what the open run did with tool calls: the calls it started
@@ -263,6 +267,10 @@ func (s *AgentState) AppendJSON(dst []byte) []byte {
 		dst = sa.appendJSON(dst)
 	}
 	dst = append(dst, ']')
+	if s.LastEventID != "" {
+		dst = append(dst, `,"lastEventId":`...)
+		dst = jsontree.AppendString(dst, s.LastEventID)
+	}
 	return append(dst, '}')
 }
 
