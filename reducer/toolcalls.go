@@ -37,11 +37,8 @@ func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
 // toolStart adds a running tool call and attaches it to its assistant
 // message, resolving the parent exactly as the official client does.
 func (r *Reducer) toolStart(c *Change, ev *Event) {
-	if !r.runToolSeen[ev.ToolCallID] {
-		// Replays count too, as in the official tally.
-		r.runToolSeen[ev.ToolCallID] = true
-		r.runTools = append(r.runTools, ev.ToolCallID)
-	}
+	// Replays count too, as in the official tally.
+	r.tallyStarted(c, ev.ToolCallID)
 	if t := r.tool(ev.ToolCallID); t != nil {
 		// A replayed start does not duplicate: rename if needed, merge
 		// metadata, and ignore the parent.
@@ -198,7 +195,7 @@ func sameShapeDiffers(a, b jsontree.Value) bool {
 // content parts, kept as sent on the message and the call, which also
 // gets their text form.
 func (r *Reducer) toolResultEvent(c *Change, ev *Event) {
-	r.answered[ev.ToolCallID] = true
+	r.tallyAnswered(c, ev.ToolCallID)
 	parts, _ := ev.Content.(*jsontree.Array)
 	text, _ := ev.Content.(string)
 	if parts != nil {
