@@ -65,13 +65,16 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 // resolveParent finds or creates the assistant message that owns a new tool
 // call: an assistant message named by parentMessageId, else a new assistant
 // message with that id, else (no parent, or the parent is not an assistant)
-// a new assistant message keyed by the tool call id. A reasoning slot that
+// a new assistant message keyed by the tool call id. A message that
 // holds only reasoning is a "reasoning" message in the official shape, so
 // it is not an assistant parent either (as in the official client).
 func (r *Reducer) resolveParent(c *Change, ev *Event, toolCallID, parentID string) *Message {
 	if parentID != "" {
 		if m := r.findMessage(parentID); m != nil {
-			reasoningOnly := m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
+			// Judged from what a snapshot keeps (reasoning present, no text,
+			// no tool calls), not from how the slot was created, so that a
+			// restored reducer decides alike.
+			reasoningOnly := m.hasReasoning && m.contentKind != contentValue && len(m.text) == 0 && len(m.ToolCallIDs) == 0
 			if m.Role == "assistant" && !reasoningOnly {
 				return m
 			}
