@@ -1,8 +1,6 @@
 package reducer
 
 import (
-	"strconv"
-
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -62,10 +60,11 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		if !isNum {
 			return Event{}, errorf("bad_event", d.typ+": timestamp must be a number")
 		}
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err == nil {
-			ev.Timestamp, ev.HasTimestamp = f, true
+		f, ok := parseTimestamp(string(n))
+		if !ok {
+			return Event{}, errorf("bad_event", d.typ+": timestamp must be an integer within ±(2^53-1)")
 		}
+		ev.Timestamp, ev.HasTimestamp = f, true
 	}
 	ev.RawEvent, _ = obj.Get("rawEvent")
 	ev.Metadata = d.metadata()
@@ -82,9 +81,9 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	switch ev.Type {
 	case TextMessageStart:
 		ev.MessageID = d.str("messageId", true)
-		ev.Role = d.str("role", false)
-		if ev.Role == "" {
-			ev.Role = "assistant"
+		ev.Role = "assistant" // absent: the reducer's default, not the schema's
+		if v, ok := obj.Get("role"); ok {
+			ev.Role, _ = v.(string) // null and "" are not roles
 		}
 		switch ev.Role {
 		case "assistant", "user", "system", "developer":
@@ -103,16 +102,18 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.Role = d.str("role", false)
 	case TextMessageChunk, ReasoningMessageChunk:
 		ev.MessageID, ev.HasMessageID = d.optStr("messageId")
-		ev.Role, _ = d.optStr("role")
-		switch ev.Role {
-		case "", "assistant", "user", "system", "developer":
-		default:
-			if ev.Type == TextMessageChunk {
+		// 1.0's transform no longer repairs a falsy role or delta: a
+		// present null or "" reaches the schema, which rejects it.
+		if v, ok := obj.Get("role"); ok && ev.Type == TextMessageChunk {
+			ev.Role, _ = v.(string)
+			switch ev.Role {
+			case "assistant", "user", "system", "developer":
+			default:
 				d.fail("role must be one of developer, system, assistant, user")
 			}
 		}
 		ev.Name, ev.HasName = d.optStr("name")
-		ev.Delta, ev.HasDelta = d.optStr("delta")
+		ev.Delta, ev.HasDelta = d.presentStr("delta")
 	case ToolCallStart:
 		ev.ToolCallID = d.str("toolCallId", true)
 		ev.ToolCallName = d.str("toolCallName", true)
@@ -148,7 +149,7 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		}
 		ev.Snapshot = v
 	case StateDelta:
-		ev.Patch = d.array("delta", true)
+		ev.Patch = d.patchOps("delta", d.array("delta", true))
 	case MessagesSnapshot:
 		ev.Messages = d.array("messages", true)
 	case ActivitySnapshot:
@@ -170,15 +171,21 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	case ActivityDelta:
 		ev.MessageID = d.str("messageId", true)
 		ev.ActivityType = d.str("activityType", true)
-		if p := d.array("patch", false); p != nil {
+		if p := d.patchOps("patch", d.array("patch", false)); p != nil {
 			ev.Patch = p
 		}
 	case Raw:
-		ev.RawBody, _ = obj.Get("event")
+		var ok bool
+		if ev.RawBody, ok = obj.Get("event"); !ok {
+			d.fail("event is required")
+		}
 		ev.Source, _ = d.optStr("source")
 	case Custom:
 		ev.CustomName = d.str("name", true)
 		ev.Value, ev.HasValue = obj.Get("value")
+		if !ev.HasValue {
+			d.fail("value is required")
+		}
 	case RunStarted:
 		ev.ThreadID = d.str("threadId", true)
 		ev.RunID = d.str("runId", true)
@@ -262,6 +269,7 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	if d.err != nil {
 		return Event{}, d.err
 	}
+	ev.removed = d.removed
 	return ev, nil
 }
 
@@ -287,21 +295,7 @@ func (d *fields) toolContent() jsontree.Value {
 	case string:
 		return v
 	case *jsontree.Array:
-		for _, p := range v.Elems {
-			o, isObj := p.(*jsontree.Object)
-			if !isObj {
-				d.fail("content parts must be objects")
-				return nil
-			}
-			if t, _ := o.Get("type"); t == nil {
-				d.fail("content part type is required")
-				return nil
-			} else if _, isStr := t.(string); !isStr {
-				d.fail("content part type must be a string")
-				return nil
-			}
-		}
-		return v
+		return d.contentParts("content", v)
 	}
 	if !ok || v == nil {
 		d.fail("content is required")
@@ -314,9 +308,10 @@ func (d *fields) toolContent() jsontree.Value {
 // fields reads typed fields from an event object, remembering the first
 // problem so that decoding code stays linear.
 type fields struct {
-	obj *jsontree.Object
-	typ string
-	err *Error
+	obj     *jsontree.Object
+	typ     string
+	err     *Error
+	removed []string // unknown array members dropped (schema.go)
 }
 
 func (d *fields) fail(msg string) {
@@ -343,6 +338,20 @@ func (d *fields) str(key string, required bool) string {
 		d.fail(key + " must be a string")
 	}
 	return s
+}
+
+// presentStr reads an optional string that may not be null.
+func (d *fields) presentStr(key string) (string, bool) {
+	v, ok := d.obj.Get(key)
+	if !ok {
+		return "", false
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		d.fail(key + " must be a string")
+		return "", false
+	}
+	return s, true
 }
 
 // optStr reads an optional string; null counts as absent.

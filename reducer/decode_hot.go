@@ -3,7 +3,6 @@ package reducer
 import (
 	"bytes"
 	"errors"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -93,9 +92,11 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 		if jsontree.KindOf(ts) != jsontree.KindNumber {
 			return Event{}, false
 		}
-		if f, err := strconv.ParseFloat(string(ts), 64); err == nil {
-			ev.Timestamp, ev.HasTimestamp = f, true
+		f, ok := parseTimestamp(string(ts))
+		if !ok {
+			return Event{}, false // the general path refuses it
 		}
+		ev.Timestamp, ev.HasTimestamp = f, true
 	}
 	if meta != nil {
 		if jsontree.KindOf(meta) != jsontree.KindObject {

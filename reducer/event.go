@@ -124,4 +124,22 @@ type Event struct {
 	HasDescription      bool
 	ParentSubagentRunID string
 	ParentToolCallID    string
+
+	// What the decoder saw that the fields above do not say.
+	nulls   nullFields // optional fields spelled null, which strict mode reports
+	removed []string   // unknown array members removed (schema.go), for warnings
 }
+
+// nullFields records which optional fields an event spelled null: the
+// reducer reads them as absent, the official verifier rejects them.
+type nullFields uint8
+
+const (
+	nullTag nullFields = 1 << iota // subagentRunId
+	nullDescription
+	nullParentSubagent
+	nullParentToolCall
+	nullParentMessage
+	nullOutcome
+	nullCode
+)

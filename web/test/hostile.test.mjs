@@ -262,16 +262,16 @@ const sseCases = [
   { name: 'frame truncated mid-JSON, then a blank line', body: 'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","del\n\n', codes: [['bad_json', ERROR]] },
   { name: 'frame cut mid-line, ended by endStream', body: 'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"lost"}', codes: [], end: true },
   { name: 'frame without blank line, ended by endStream', body: 'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"lost"}\n', codes: [], end: true },
-  { name: 'multi-line data joined with a newline', body: 'data: {"type":"CUSTOM",\ndata: "name":"x"}\n\n', codes: [] },
-  { name: 'lines without a field name', body: 'garbage\n{"type":"CUSTOM","name":"x"}\n\n', codes: [] },
+  { name: 'multi-line data joined with a newline', body: 'data: {"type":"CUSTOM",\ndata: "name":"x","value":1}\n\n', codes: [] },
+  { name: 'lines without a field name', body: 'garbage\n{"type":"CUSTOM","name":"x","value":1}\n\n', codes: [] },
   { name: 'comments, id, retry and unknown fields only', body: ': hi\nid: 7\nretry: 10\nfoo: bar\n\n', codes: [] },
   { name: 'empty data', body: 'data:\n\n', codes: [['bad_json', ERROR]] },
   { name: 'NUL bytes', body: 'data: \u0000\u0000\n\n', codes: [['bad_json', ERROR]] },
   { name: 'invalid UTF-8 inside a frame', bytes: Uint8Array.of(...enc.encode('data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"'), 0xff, 0xc0, 0x80, ...enc.encode('"}\n\n')), codes: [] },
-  { name: 'CR-only line endings', body: 'data: {"type":"CUSTOM","name":"x"}\r\r', codes: [] },
+  { name: 'CR-only line endings', body: 'data: {"type":"CUSTOM","name":"x","value":1}\r\r', codes: [] },
   { name: 'event name of another dialect', body: 'event: tool_call_start\ndata: {"nope":1}\n\n', codes: null },
   { name: 'a run of blank lines', body: '\n\n\n\n\r\n\r\n', codes: [] },
-  { name: 'a valid frame then a truncated one', body: 'data: {"type":"CUSTOM","name":"a"}\n\ndata: {"type":"CUS\n\n', codes: [['bad_json', ERROR]] },
+  { name: 'a valid frame then a truncated one', body: 'data: {"type":"CUSTOM","name":"a","value":1}\n\ndata: {"type":"CUS\n\n', codes: [['bad_json', ERROR]] },
 ];
 
 for (const tc of sseCases) {
@@ -351,7 +351,7 @@ test('limits: defaults are 16 MiB per event, 512 deep, 32 MiB per field', () => 
   // record comes after those of the frames completed by the same feed():
   // TestBugStreamErrorOrder.)
   const r2 = factory.createReducer({ maxEventBytes: 64 });
-  const recs = r2.feed(`data: {"type":"CUSTOM","name":"${'n'.repeat(100)}"}\n\ndata: {"type":"CUSTOM","name":"ok"}\n\n`);
+  const recs = r2.feed(`data: {"type":"CUSTOM","name":"${'n'.repeat(100)}"}\n\ndata: {"type":"CUSTOM","name":"ok","value":1}\n\n`);
   assert.deepStrictEqual(recs.map((rec) => codesOf(rec)[0]?.[0] ?? rec.events[0].name).sort(), ['ok', 'too_large']);
   r.dispose();
   r2.dispose();
