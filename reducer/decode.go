@@ -77,6 +77,9 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	default:
 		ev.SubagentRunID, ev.HasSubagentRunID = d.optStr("subagentRunId")
 	}
+	if isNull(obj, "subagentRunId") {
+		ev.nulls |= nullTag
+	}
 
 	switch ev.Type {
 	case TextMessageStart:
@@ -235,15 +238,18 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.Name = d.str("name", true)
 		ev.HasName = true
 		ev.Description, ev.HasDescription = d.optStr("description")
-		ev.ParentSubagentRunID, _ = d.optStr("parentSubagentRunId")
+		ev.ParentSubagentRunID, ev.hasParentSubagent = d.optStr("parentSubagentRunId")
 		ev.ParentToolCallID, _ = d.optStr("parentToolCallId")
 		ev.ParentMessageID, _ = d.optStr("parentMessageId")
+		ev.nulls |= nullIf(obj, "description", nullDescription) | nullIf(obj, "parentSubagentRunId", nullParentSubagent) |
+			nullIf(obj, "parentToolCallId", nullParentToolCall) | nullIf(obj, "parentMessageId", nullParentMessage)
 	case SubagentFinished:
 		ev.Result, ev.HasResult = obj.Get("result")
 		if ev.HasResult && ev.Result == nil {
 			ev.HasResult = false // the compatibility boundary drops result: null
 		}
 		ev.Outcome = d.object("outcome")
+		ev.nulls |= nullIf(obj, "outcome", nullOutcome)
 		if ev.Outcome != nil {
 			switch t, _ := ev.Outcome.Get("type"); t {
 			case "success":
@@ -252,12 +258,16 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 					d.fail("outcome.interruptIds must be an array of strings")
 				}
 			default:
-				ev.Outcome = nil // unknown member: deleted, read as success
+				// An unknown member: deleted, read as success (strict
+				// mode reports it, as the official verifier does).
+				ev.unknownOutcome = jsText(t)
+				ev.Outcome = nil
 			}
 		}
 	case SubagentError:
 		ev.Message = d.str("message", true)
 		ev.Code, ev.HasCode = d.optStr("code")
+		ev.nulls |= nullIf(obj, "code", nullCode)
 	case ReasoningEncryptedValue:
 		ev.Subtype = d.str("subtype", true)
 		if ev.Subtype != "tool-call" && ev.Subtype != "message" {
@@ -271,6 +281,14 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	}
 	ev.removed = d.removed
 	return ev, nil
+}
+
+// nullIf is bit when o spells key null.
+func nullIf(o *jsontree.Object, key string, bit nullFields) nullFields {
+	if isNull(o, key) {
+		return bit
+	}
+	return 0
 }
 
 // isStringArray reports whether v is an array of strings.

@@ -18,7 +18,7 @@ var errNotHot = errors.New("not a hot event")
 // reports ok=false, and the caller takes the general path, for anything
 // else (another type, an unexpected member, a malformed event).
 func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
-	var id, delta, meta, ts []byte
+	var id, delta, meta, ts, tag []byte
 	hasID, hasDelta := false, false
 	err := jsontree.ScanObject(data, jsontree.ParseOptions{MaxDepth: maxDepth}, func(key, value []byte) error {
 		switch string(key) {
@@ -58,9 +58,15 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 		case "rawEvent":
 			// Validated by the scan; not needed by the reducer.
 		case "subagentRunId":
-			// Content never touches a message's tag; a bad value takes the
-			// general path, which reports it.
-			if k := jsontree.KindOf(value); k != jsontree.KindString && k != jsontree.KindNull {
+			// Content never touches a message's tag, but the tag names the
+			// chunk lane it closes and strict mode checks it; a bad value
+			// takes the general path, which reports it.
+			switch jsontree.KindOf(value) {
+			case jsontree.KindString:
+				tag = value
+			case jsontree.KindNull:
+				ev.nulls |= nullTag
+			default:
 				return errNotHot
 			}
 		default:
@@ -86,6 +92,12 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 	}
 	if ev.Delta, err = jsontree.UnquoteString(delta); err != nil {
 		return Event{}, false
+	}
+	if tag != nil {
+		if ev.SubagentRunID, err = jsontree.UnquoteString(tag); err != nil {
+			return Event{}, false
+		}
+		ev.HasSubagentRunID = true
 	}
 	ev.HasDelta = true
 	if ts != nil && jsontree.KindOf(ts) != jsontree.KindNull {

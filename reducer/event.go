@@ -126,8 +126,10 @@ type Event struct {
 	ParentToolCallID    string
 
 	// What the decoder saw that the fields above do not say.
-	nulls   nullFields // optional fields spelled null, which strict mode reports
-	removed []string   // unknown array members removed (schema.go), for warnings
+	nulls             nullFields // optional fields spelled null, which strict mode reports
+	removed           []string   // unknown array members removed (schema.go), for warnings
+	hasParentSubagent bool       // SUBAGENT_STARTED: parentSubagentRunId present ("" is an id)
+	unknownOutcome    string     // SUBAGENT_FINISHED: the type of an outcome deleted as unknown
 }
 
 // nullFields records which optional fields an event spelled null: the
