@@ -218,11 +218,11 @@ func (r *Reducer) chunkLaneFor(kind int, typ string, idKey string, id string, ha
 		for _, l := range r.chunks.lanes {
 			if l.kind == kind && l.id == id {
 				if ev.HasSubagentRunID && ev.SubagentRunID != l.owner {
-					who := "'" + l.owner + "'"
-					if l.owner == "" {
+					who := l.owner
+					if who == "" {
 						who = "(the parent agent)"
 					}
-					return "", errorf("bad_chunk", "Cannot continue "+name+" '"+id+"': chunk subagentRunId '"+ev.SubagentRunID+"' does not match the open stream's subagent "+who+".")
+					return "", errorf("bad_chunk", "Cannot continue "+name+" '"+id+"': chunk subagentRunId '"+ev.SubagentRunID+"' does not match the open stream's subagent '"+who+"'.")
 				}
 				return l.owner, nil
 			}

@@ -114,6 +114,8 @@ func TestVerify10(t *testing.T) {
 		{"null-tag-only tool chunk", []string{rs, `{"type":"TOOL_CALL_CHUNK","toolCallId":"c","toolCallName":"f"}`, `{"type":"TOOL_CALL_CHUNK","toolCallId":"c","subagentRunId":null}`}, "Cannot send 'TOOL_CALL_ARGS' with 'subagentRunId: null'. The field is optional — omit it entirely."},
 		{"null-tag-only reasoning chunk", []string{rs, `{"type":"REASONING_MESSAGE_CHUNK","messageId":"q","delta":"a"}`, `{"type":"REASONING_MESSAGE_CHUNK","subagentRunId":null}`}, "Cannot send 'REASONING_MESSAGE_CONTENT' with 'subagentRunId: null'. The field is optional — omit it entirely."},
 		{"null-tag opener chunk", []string{rs, `{"type":"TOOL_CALL_CHUNK","toolCallId":"c","toolCallName":"f","subagentRunId":null}`}, "Cannot send 'TOOL_CALL_START' with 'subagentRunId: null'. The field is optional — omit it entirely."},
+		// What the transform throws is reported too (bad_chunk).
+		{"chunk tag vs the parent lane", []string{rs, `{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a"}`, `{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"b","subagentRunId":"zz"}`}, "Cannot continue text message 'm': chunk subagentRunId 'zz' does not match the open stream's subagent '(the parent agent)'."},
 		{"chunk in a run", []string{rs, `{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`}, ""},
 	}
 	for _, tc := range tests {
@@ -123,7 +125,7 @@ func TestVerify10(t *testing.T) {
 				c := r.Apply([]byte(e))
 				var order []string
 				for _, d := range c.Diagnostics {
-					if d.Code == "order" {
+					if d.Code == "order" || d.Code == "bad_chunk" {
 						order = append(order, d.Message)
 					} else {
 						require.NotEqual(t, LevelError, d.Level, "%s: %v", e, d)
