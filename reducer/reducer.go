@@ -20,9 +20,10 @@ const (
 
 // Options configure a Reducer. The zero value is ready to use.
 type Options struct {
-	// Strict additionally reports, as error-level diagnostics, the event
-	// orderings the official client's verifier rejects. The events are
-	// still applied.
+	// Strict additionally reports, as error-level diagnostics (code
+	// "order", the official message), what the official 1.0 client's
+	// verifyEvents rejects: ordering, pairing, subagent lifecycle and
+	// attribution. The events are still applied.
 	Strict bool
 
 	// Clock returns the current time in milliseconds. It times reasoning
