@@ -2,7 +2,6 @@ package reducer
 
 import (
 	"maps"
-	"sort"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -512,25 +511,30 @@ func agentName(o owner) string {
 // openSteps lists the open steps in the official Map's order: by owner,
 // then by name, each as first added.
 func (v *verifier) openSteps() string {
-	keys := make([]stepKey, 0, len(v.steps))
-	for k := range v.steps {
-		keys = append(keys, k)
+	type entry struct {
+		name  string
+		order [2]int
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		oi, oj := v.stepOwners[keys[i].owner], v.stepOwners[keys[j].owner]
-		if oi != oj {
-			return oi < oj
-		}
-		return v.steps[keys[i]] < v.steps[keys[j]]
-	})
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = k.name
+	out := make([]entry, 0, len(v.steps))
+	for k, at := range v.steps {
+		name := k.name
 		if k.owner.sub {
-			out[i] += " (subagent '" + k.owner.id + "')"
+			name += " (subagent '" + k.owner.id + "')"
+		}
+		out = append(out, entry{name, [2]int{v.stepOwners[k.owner], at}})
+	}
+	// An insertion sort: the lists are short, and sort.Slice would bring
+	// its reflection into the wasm module.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && (out[j].order[0] < out[j-1].order[0] || out[j].order[0] == out[j-1].order[0] && out[j].order[1] < out[j-1].order[1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
 		}
 	}
-	return strings.Join(out, ", ")
+	names := make([]string, len(out))
+	for i, e := range out {
+		names[i] = e.name
+	}
+	return strings.Join(names, ", ")
 }
 
 // inOrder lists an open set's ids in insertion order.
@@ -539,6 +543,10 @@ func inOrder(set map[string]int) string {
 	for k := range set {
 		out = append(out, k)
 	}
-	sort.Slice(out, func(i, j int) bool { return set[out[i]] < set[out[j]] })
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && set[out[j]] < set[out[j-1]]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
 	return strings.Join(out, ", ")
 }
