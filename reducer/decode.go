@@ -260,7 +260,7 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 			default:
 				// An unknown member: deleted, read as success (strict
 				// mode reports it, as the official verifier does).
-				ev.unknownOutcome = jsText(t)
+				ev.rare = &eventRare{unknownOutcome: jsText(t)}
 				ev.Outcome = nil
 			}
 		}
@@ -279,7 +279,9 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	if d.err != nil {
 		return Event{}, d.err
 	}
-	ev.removed = d.removed
+	if d.removed != nil {
+		ev.rare = &eventRare{removed: d.removed}
+	}
 	return ev, nil
 }
 

@@ -127,9 +127,15 @@ type Event struct {
 
 	// What the decoder saw that the fields above do not say.
 	nulls             nullFields // optional fields spelled null, which strict mode reports
-	removed           []string   // unknown array members removed (schema.go), for warnings
 	hasParentSubagent bool       // SUBAGENT_STARTED: parentSubagentRunId present ("" is an id)
-	unknownOutcome    string     // SUBAGENT_FINISHED: the type of an outcome deleted as unknown
+	rare              *eventRare // nil on nearly every event
+}
+
+// eventRare is what few events carry, kept out of Event so that every
+// event does not grow by it.
+type eventRare struct {
+	removed        []string // unknown array members removed (schema.go), for warnings
+	unknownOutcome string   // SUBAGENT_FINISHED: the type of an outcome deleted as unknown
 }
 
 // nullFields records which optional fields an event spelled null: the

@@ -239,8 +239,10 @@ func (r *Reducer) applyEvent(c *Change, ev *Event) {
 	if r.skipReplay(c, ev) {
 		return
 	}
-	for _, p := range ev.removed {
-		c.warn("unknown_member", string(ev.Type)+": removed the unknown member at '"+p+"'")
+	if ev.rare != nil {
+		for _, p := range ev.rare.removed {
+			c.warn("unknown_member", string(ev.Type)+": removed the unknown member at '"+p+"'")
+		}
 	}
 	if ev.Type == Custom && ev.CustomName == AmendEvent {
 		r.amend(c, ev)

@@ -440,8 +440,8 @@ func nullChecks(ev *Event) string {
 			return "Cannot send '" + t + "' with '" + f.name + ": null" + omit
 		}
 	}
-	if ev.Type == SubagentFinished && ev.unknownOutcome != "" {
-		return "Cannot send '" + t + "' with outcome type '" + ev.unknownOutcome + "'. The outcome is either { type: \"success\" } or { type: \"suspended\" }."
+	if ev.Type == SubagentFinished && ev.rare != nil && ev.rare.unknownOutcome != "" {
+		return "Cannot send '" + t + "' with outcome type '" + ev.rare.unknownOutcome + "'. The outcome is either { type: \"success\" } or { type: \"suspended\" }."
 	}
 	var list *jsontree.Array
 	switch ev.Type {
