@@ -16,8 +16,10 @@ var errNotHot = errors.New("not a hot event")
 // without building a tree: they are nearly every event of a stream, and a
 // provider's rawEvent payload is only validated, never materialised. It
 // reports ok=false, and the caller takes the general path, for anything
-// else (another type, an unexpected member, a malformed event).
-func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
+// else (another type, an unexpected member, a malformed event). The
+// subagentRunId is decoded only when needTag: the reducer's fold of a token
+// never reads it, only an open chunk lane and strict mode do.
+func decodeHot(data []byte, maxDepth int, needTag bool) (ev Event, ok bool) {
 	var id, delta, meta, ts, tag []byte
 	hasID, hasDelta := false, false
 	err := jsontree.ScanObject(data, jsontree.ParseOptions{MaxDepth: maxDepth}, func(key, value []byte) error {
@@ -93,7 +95,7 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 	if ev.Delta, err = jsontree.UnquoteString(delta); err != nil {
 		return Event{}, false
 	}
-	if tag != nil {
+	if tag != nil && needTag {
 		if ev.SubagentRunID, err = jsontree.UnquoteString(tag); err != nil {
 			return Event{}, false
 		}

@@ -177,7 +177,7 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 		return
 	}
 	var ok bool
-	if r.hot, ok = decodeHot(data, r.opt.MaxDepth); ok {
+	if r.hot, ok = decodeHot(data, r.opt.MaxDepth, r.opt.Strict || len(r.chunks.lanes) > 0); ok {
 		r.applyEvent(c, &r.hot)
 		r.hot = Event{}
 		return
