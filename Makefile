@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
+.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers test-frameworks
+test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers test-frameworks test-copilotkit
 
 vet:
 	$(GO) vet ./...
@@ -42,6 +42,15 @@ test-browser: wasm web/node_modules/.package-lock.json
 test-frameworks: package
 	node --test --test-timeout=600000 web/test/frameworks/frameworks.e2e.mjs
 
+## test-copilotkit: CopilotKit 1.74's React chat (web/test/copilotkit, a
+## Vite react-ts app with its own package-lock.json, the package from its
+## packed tarball) with the drop-in HttpAgent passed to its provider, in a
+## production build against the demo server, in headless Chromium: text, a
+## tool call, shared state and an interrupt render as with @ag-ui/client's
+## HttpAgent
+test-copilotkit: package
+	node --test --test-timeout=600000 web/test/copilotkit/copilotkit.e2e.mjs
+
 ## fuzz: each fuzz target of the module for FUZZTIME (default 10s), seeded
 ## from <package>/testdata/fuzz; prints the executions per target
 ## (make fuzz FUZZTIME=30s; .ci/run runs FUZZTIME=3s)
@@ -58,18 +67,23 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## bench: the official @ag-ui/client reducer against ours on the same
 ## generated streams, side by side in one Node process and in headless
 ## Chromium, plus the native Go benchmarks, the module's sizes, its load
-## time and its memory (bench/README.md); writes bench/results.json and
-## bench/results-chromium.json. Timings never gate make test.
+## time and its memory, and the drop-in agent against HttpAgent (Node and
+## Chromium, with the longest main-thread task) (bench/README.md); writes
+## bench/results.json, bench/results-chromium.json and
+## bench/results-agent.json. Timings never gate make test.
 bench: wasm bench/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
 	node bench/node.mjs
 	node bench/browser.mjs
+	node bench/agent.mjs
 
 ## test-bench: the benchmark's correctness check (official and ours fold
 ## the same stream alike; no timing), the differential test against
 ## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams),
-## and the drop-in @ag-ui/client agent (web/ag-ui.js) against HttpAgent 1.0.0
-## (bench/ag-ui*.test.mjs) and 0.0.59 (bench/ag-ui-059, its own lockfile)
+## the drop-in @ag-ui/client agent (web/ag-ui.js) against HttpAgent 1.0.0
+## (bench/ag-ui*.test.mjs, its Node entry through the package's exports)
+## and 0.0.59 (bench/ag-ui-059, its own lockfile), and a seconds-long run of
+## the drop-in's benchmark code (bench/agent-bench.test.mjs; no timing)
 test-bench: wasm bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json
 	node --test --test-timeout=300000 bench/*.test.mjs bench/ag-ui-059/*.test.mjs
 

@@ -77,12 +77,8 @@ before(async () => {
 // Streams whose outcome differs for a documented reason (docs/ag-ui-agent.md, "Differences"):
 // reported as todo, not failures, until the reducer matches.
 const KNOWN = new Map([
-  ['pinned: empty metadata on an entity without metadata', 'reducer: metadata {} merged into nothing is left out (the official keeps {})'],
-  ['pinned: tool call whose parentMessageId names a reasoning message', 'reducer: a reasoning slot is an assistant message, so it becomes the tool call\'s parent'],
-  ['pinned: messages snapshot giving a reasoning message id another role', 'reducer: a preserved reasoning slot is not replaced by the snapshot message with its id'],
-  ['pinned: reasoning streamed into a text message', 'reducer: reasoning goes to the message\'s reasoning field (exported as <id>-reasoning), not its content'],
-  ['pinned: subagent attribution (AG-UI 1.0)', 'reducer: subagentRunId not kept yet (AG-UI 1.0 work)'],
-  ['pinned: tool result with content parts (AG-UI 1.0)', 'reducer: TOOL_CALL_RESULT content parts not accepted yet (AG-UI 1.0 work)'],
+  // SPEC.md: REASONING_MESSAGE_CONTENT appends to the message's reasoning, never its content.
+  ['pinned: reasoning streamed into a text message', 'reducer (by SPEC.md): reasoning goes to the message\'s reasoning field (exported as <id>-reasoning), not its content'],
 ]);
 
 for (const [key, runs] of streams) {

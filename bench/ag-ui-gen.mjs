@@ -22,9 +22,13 @@ export function randomStream(seed, { runs = 3, loose = false } = {}) {
   const messages = []; // ids of messages so far
   const toolCalls = []; // ids of tool calls so far
   const activities = [];
-  // Reasoning ids stay out of parentMessageId and snapshot reuse: the
-  // reducer holds reasoning as an assistant slot, which differs there
-  // (docs/ag-ui-agent.md, "Differences"; ag-ui-apply.test.mjs pins them).
+  // Reasoning ids stay out of text message reuse (reasoning streamed into a
+  // text message goes to its reasoning field, by SPEC.md, where the
+  // official client appends it to the content: docs/ag-ui-agent.md,
+  // "Differences"; ag-ui-apply.test.mjs pins it) and out of messages
+  // snapshots (@ag-ui/client 0.0.59 keeps a reasoning message a snapshot
+  // gives another role, 1.0 replaces it, as this agent does; pinned against
+  // 1.0 in ag-ui-apply.test.mjs). They are used as tool call parents.
   const reasoning = new Set();
   const plain = () => messages.filter((id) => !reasoning.has(id));
   let state = {};
@@ -64,7 +68,7 @@ export function randomStream(seed, { runs = 3, loose = false } = {}) {
         }
         case 3: case 4: { // tool call
           const id = `tc${seed}-${++ids.tc}`;
-          const pool = plain();
+          const pool = messages;
           const parent = pick([undefined, pool.length ? pick(pool) : undefined, `p${seed}-${ids.tc}`, pool.length ? pool[pool.length - 1] : undefined]);
           ev.push({ type: 'TOOL_CALL_START', toolCallId: id, toolCallName: pick(['search', 'weather']), ...(parent !== undefined ? { parentMessageId: parent } : {}), ...meta() });
           const args = JSON.stringify({ q: text(2), n: int(0, 99), ok: chance(0.5), list: [1, 'two'] });

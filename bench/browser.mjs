@@ -7,14 +7,14 @@
 //
 //   node bench/browser.mjs [--quick] [--out FILE]
 
-import http from 'node:http';
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join, normalize, extname, sep, dirname } from 'node:path';
+import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { buildImportMap } from './importmap.mjs';
+import { startServer } from './serve.mjs';
 import { table } from './report.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -25,15 +25,6 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-chromium.json');
-
-const types = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.cjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-};
 
 function page(importMap) {
   return `<!doctype html>
@@ -53,53 +44,13 @@ function page(importMap) {
 `;
 }
 
-/** Serves /bench/ and /web/ of the repository (and the page) on 127.0.0.1. */
-async function startServer(html) {
-  const server = http.createServer(async (req, res) => {
-    const headers = {
-      // Cross-origin isolation: high-resolution timers.
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cache-Control': 'no-store',
-    };
-    try {
-      const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
-      if (path === '/favicon.ico') {
-        res.writeHead(204, headers);
-        res.end();
-        return;
-      }
-      if (path === '/bench/page.html') {
-        res.writeHead(200, { ...headers, 'Content-Type': types['.html'] });
-        res.end(html);
-        return;
-      }
-      const file = normalize(join(root, path));
-      const allowed = [join(root, 'bench') + sep, join(root, 'web') + sep];
-      if (!allowed.some((d) => file.startsWith(d)) || !existsSync(file)) {
-        res.writeHead(404, headers);
-        res.end('not found');
-        return;
-      }
-      const body = await readFile(file);
-      res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch (err) {
-      if (!res.headersSent) res.writeHead(500, headers);
-      res.end(String(err));
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
-}
-
 if (!existsSync(executablePath)) {
   console.error(`${executablePath} is missing: apt-get install chromium (or set CHROMIUM)`);
   process.exit(1);
 }
 
 const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
-const server = await startServer(page(importMap));
+const server = await startServer(root, { '/bench/page.html': page(importMap) });
 const profile = await mkdtemp(join(tmpdir(), 'agui-bench-chromium-'));
 let context;
 const t0 = Date.now();

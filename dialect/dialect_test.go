@@ -299,9 +299,12 @@ func TestTanStackLegacy(t *testing.T) {
 			`{"type":"done"}`,
 			`{"type":"content","delta":"again"}`,
 		}, func(t *testing.T, s state, cs []*Change) {
-			assert.Equal(t, []string{"msg-1", "msg-2"}, ids(s))
+			// The thinking opened a reasoning message (msg-1); a tool call
+			// naming it as parent gets an assistant message of its own, as
+			// the official client resolves a parent that is not an assistant.
+			assert.Equal(t, []string{"msg-1", "tool-1", "msg-2"}, ids(s))
 			assert.Equal(t, "tool-1", tool(s, 0)["id"])
-			assert.Equal(t, "msg-1", tool(s, 0)["parentMessageId"])
+			assert.Equal(t, "tool-1", tool(s, 0)["parentMessageId"])
 			assert.Equal(t, "run-2", s["runId"])
 		}},
 		{"a name arriving after the arguments", Options{}, []string{

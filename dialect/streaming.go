@@ -238,7 +238,9 @@ func (t *Translator) messageComplete(f *fields, thread string) *Diagnostic {
 		t.start("TEXT_MESSAGE_END").str("messageId", id).put()
 		target = id
 	}
-	if target != "" && meta != nil {
+	// An empty metadata object says nothing about the message; amended,
+	// it would give the message an empty metadata of its own.
+	if target != "" && meta != nil && meta.Len() > 0 {
 		t.startAmend().str("messageId", target).val("metadata", meta).putAmend()
 	}
 	t.finishRun(nil, "")

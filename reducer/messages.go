@@ -71,10 +71,12 @@ func (r *Reducer) setMessages(msgs []*Message) {
 }
 
 // mergeMetadata merges incoming into the entity's metadata the way the
-// official mergeMetadata does: shallow, per key, last write wins; absent or
-// empty incoming changes nothing. It emits the op on path+"/metadata".
+// official mergeMetadata does: shallow, per key, last write wins; absent
+// incoming changes nothing, and empty incoming changes nothing but gives an
+// entity without metadata an empty one (the official spreads it into {}).
+// It emits the op on path+"/metadata".
 func mergeMetadata(c *Change, dst **jsontree.Object, incoming *jsontree.Object, path string) {
-	if incoming == nil || incoming.Len() == 0 {
+	if incoming == nil || (incoming.Len() == 0 && *dst != nil) {
 		return
 	}
 	cur := *dst
@@ -337,8 +339,11 @@ func cloneMessage(m *Message) *Message {
 }
 
 func cloneObject(o *jsontree.Object) *jsontree.Object {
-	if o == nil || o.Len() == 0 {
+	if o == nil {
 		return nil
+	}
+	if o.Len() == 0 {
+		return jsontree.NewObject(0) // metadata: {} is kept, as the official client keeps it
 	}
 	return jsontree.Clone(o).(*jsontree.Object)
 }

@@ -68,14 +68,21 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 // resolveParent finds or creates the assistant message that owns a new tool
 // call: an assistant message named by parentMessageId, else a new assistant
 // message with that id, else (no parent, or the parent is not an assistant)
-// a new assistant message keyed by the tool call id.
+// a new assistant message keyed by the tool call id. A reasoning slot that
+// holds only reasoning is a "reasoning" message in the official shape, so
+// it is not an assistant parent either (as in the official client).
 func (r *Reducer) resolveParent(c *Change, ev *Event, toolCallID, parentID string) *Message {
 	if parentID != "" {
 		if m := r.findMessage(parentID); m != nil {
-			if m.Role == "assistant" {
+			reasoningOnly := m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
+			if m.Role == "assistant" && !reasoningOnly {
 				return m
 			}
-			c.warn("parent_not_assistant", "TOOL_CALL_START: parentMessageId '"+parentID+"' matches a '"+m.Role+"' message, not assistant — falling back to toolCallId")
+			role := m.Role
+			if reasoningOnly {
+				role = "reasoning"
+			}
+			c.warn("parent_not_assistant", "TOOL_CALL_START: parentMessageId '"+parentID+"' matches a '"+role+"' message, not assistant — falling back to toolCallId")
 		} else {
 			return r.newToolOwner(c, ev, parentID)
 		}

@@ -93,9 +93,7 @@ class Fold {
       tcs.forEach((t, j) => { if (t !== undefined) v.tcCache.set(t, frozen[i].toolCalls[j]); });
       v.cache.set(m, { tcs, out: [frozen[i]] });
     });
-    v.srcMessages = st.messages;
-    v.srcToolCalls = st.toolCalls;
-    v.messages = frozen;
+    v.adopt(st, frozen);
   }
 
   /** Replaces the shared state (a subscriber's mutation; with equal, input.state at the

@@ -48,6 +48,14 @@ function sameShallow(a, b) {
   return true;
 }
 
+/** Whether two lists of official messages hold the same objects. */
+function sameOuts(a, b) {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * Keeps the official Message[] view of one reducer's state, rebuilt after
  * each change with structural sharing: a reducer message (and its tool
@@ -60,6 +68,9 @@ class OfficialView {
     this.messages = freeze([]);
     this.srcMessages = null; // the mirror's messages array the view was built from
     this.srcToolCalls = null;
+    this.outs = EMPTY; // per mirror message of srcMessages: its official messages
+    this.dirty = false; // a message must be rebuilt though the mirror did not change
+    this.staleOuts = null; // index → official messages markContent invalidated (their last build)
     this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
     this.tcCache = new WeakMap(); // mirror tool call → official tool call
     // Assistant ids whose official message carries content: the mirror
@@ -68,9 +79,16 @@ class OfficialView {
     this.contentIds = new Set();
   }
 
-  /** Rebuilds from the mirror state; returns whether the view changed. */
+  /**
+   * Rebuilds from the mirror state; returns whether the view changed. A
+   * mirror message at the index it had in the last build, with the same
+   * identity (the mirror shares what an event did not touch), keeps its
+   * official objects without a lookup, so an event costs a pass of
+   * identity checks over the conversation, not a rebuild.
+   */
   update(st) {
-    if (st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
+    if (!this.dirty && st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
+    const sameTCs = st.toolCalls === this.srcToolCalls;
     let byId = null;
     const tcOf = (id) => {
       if (byId === null) {
@@ -79,33 +97,66 @@ class OfficialView {
       }
       return byId.get(id);
     };
-    const prevById = new Map();
-    for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
-    const out = [];
-    let changed = st.messages.length !== this.messages.length;
-    for (const m of st.messages) {
-      const ids = m.toolCallIds ?? EMPTY;
-      const entry = this.cache.get(m);
-      if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, i) => t === tcOf(ids[i]))) {
-        for (const o of entry.out) out.push(o);
-        continue;
+    let prevById = null;
+    // The official object a rebuilt message had: from the same index's last
+    // build when there is one (no map of the whole conversation per event).
+    const prevOf = (id, near) => {
+      if (near !== undefined) for (const x of near) if (x.id === id) return x;
+      if (prevById === null) {
+        prevById = new Map();
+        for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
       }
-      const tcs = ids.map(tcOf);
-      const built = this.build(m, tcs).map((o) => {
-        const prev = prevById.get(o.id);
-        return prev !== undefined && sameShallow(prev, o) ? prev : freeze(o);
-      });
-      this.cache.set(m, { tcs, out: built });
-      for (const o of built) out.push(o);
+      return prevById.get(id);
+    };
+    const prevSrc = this.srcMessages ?? EMPTY;
+    const prevOuts = this.outs;
+    const n = st.messages.length;
+    const outs = new Array(n);
+    let changed = n !== prevOuts.length;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const m = st.messages[i];
+      let o = prevOuts[i];
+      if (o === undefined || m !== prevSrc[i] || (!sameTCs && m.toolCallIds !== undefined)) {
+        const ids = m.toolCallIds ?? EMPTY;
+        const entry = this.cache.get(m);
+        if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, j) => t === tcOf(ids[j]))) {
+          o = entry.out;
+        } else {
+          const tcs = ids.map(tcOf);
+          const near = m.id === prevSrc[i]?.id ? (prevOuts[i] ?? this.staleOuts?.get(i)) : undefined;
+          o = this.build(m, tcs).map((x) => {
+            const prev = prevOf(x.id, near);
+            return prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
+          });
+          this.cache.set(m, { tcs, out: o });
+        }
+        if (!changed && !sameOuts(o, prevOuts[i])) changed = true;
+      }
+      outs[i] = o;
+      count += o.length;
     }
-    if (!changed) {
-      const prev = this.messages;
-      changed = prev.length !== out.length || out.some((o, i) => o !== prev[i]);
-    }
-    this.srcMessages = this.mirrorMessages = st.messages;
+    this.srcMessages = st.messages;
     this.srcToolCalls = st.toolCalls;
-    if (changed) this.messages = freeze(out);
-    return changed;
+    this.outs = outs;
+    this.dirty = false;
+    this.staleOuts = null;
+    if (!changed) return false;
+    const out = new Array(count);
+    let k = 0;
+    for (const o of outs) for (const x of o) out[k++] = x;
+    this.messages = freeze(out);
+    return true;
+  }
+
+  /** Makes the view the given official messages, one per mirror message of st. */
+  adopt(st, messages) {
+    this.srcMessages = st.messages;
+    this.srcToolCalls = st.toolCalls;
+    this.outs = messages.map((m) => [m]);
+    this.staleOuts = null;
+    this.dirty = false;
+    this.messages = messages;
   }
 
   officialTC(tc) {
@@ -154,8 +205,16 @@ class OfficialView {
     if (has) this.contentIds.add(id);
     else this.contentIds.delete(id);
     // Rebuild that message at the next update even if the mirror did not change.
-    this.srcMessages = null;
-    for (const m of this.mirrorMessages ?? EMPTY) if (m.id === id) this.cache.delete(m);
+    this.dirty = true;
+    const src = this.srcMessages ?? EMPTY;
+    for (let i = 0; i < src.length; i++) {
+      if (src[i].id !== id) continue;
+      this.cache.delete(src[i]);
+      if (this.outs !== EMPTY && this.outs[i] !== undefined) {
+        (this.staleOuts ??= new Map()).set(i, this.outs[i]);
+        this.outs[i] = undefined;
+      }
+    }
   }
 
   /** Records which assistant messages of an official list carry content. */
@@ -217,10 +276,21 @@ function reducerMessages(messages, current) {
 // ---------------------------------------------------------------------------
 // Subscribers
 
-const hookName = (type) => 'on' + type.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()) + 'Event';
+const hookNames = new Map();
+/** The subscriber hook of an event type: TEXT_MESSAGE_START → onTextMessageStartEvent. */
+function hookName(type) {
+  let name = hookNames.get(type);
+  if (name === undefined) {
+    name = 'on' + type.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()) + 'Event';
+    if (hookNames.size < 256) hookNames.set(type, name); // event types are a closed set; unknown ones stay bounded
+  }
+  return name;
+}
 
 /**
- * runSubscribersWithMutation without the clones: each subscriber sees the
+ * runSubscribersWithMutation without the clones (each subscriber awaited, as
+ * there: an error of the stream lands between two subscribers as it does
+ * with the official client): each subscriber sees the
  * latest values (a replacement one returned is adopted as is, frozen in
  * development); the first stopPropagation ends the round. A throwing
  * subscriber is logged and skipped, as the official client does.
@@ -239,8 +309,10 @@ async function runSubscribers(subscribers, messages, state, exec) {
       console.error('Subscriber error:', err);
     }
   }
+  if (!mm && !sm && stop === undefined) return NO_MUTATION; // the usual round: nothing returned
   return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
 }
+const NO_MUTATION = Object.freeze({});
 
 function toolCallOf(messages, id) {
   for (const m of messages) {

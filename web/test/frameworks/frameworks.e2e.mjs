@@ -11,42 +11,18 @@
 //   node --test web/test/frameworks/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, startDemoServer } from '../chromium.mjs';
+import { run, install, installPackage, packageTarball } from '../fixture-install.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '../..');
 const root = path.resolve(web, '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'agui-frameworks-'));
 const TIMEOUT = 60_000;
-
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-
-/** npm ci from the lockfile unless node_modules already matches it. */
-function install(dir) {
-  const marker = path.join(dir, 'node_modules/.package-lock.json');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs) return;
-  try {
-    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir);
-  } catch {
-    // npm 11 rejects a lockfile that resolves a dependency's optional
-    // platform packages to none (Next's @next/swc-*): npm install keeps the
-    // locked versions and settles those.
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir);
-  }
-}
-
-/** The package as npm installs it: the packed tarball unpacked into node_modules. */
-function installPackage(dir, tarball) {
-  const dest = path.join(dir, 'node_modules/@agui-reducer/web');
-  rmSync(dest, { recursive: true, force: true });
-  mkdirSync(dest, { recursive: true });
-  run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], dir);
-}
 
 let tarball;
 let bin;
@@ -56,9 +32,7 @@ const servers = [];
 before(async () => {
   if (!existsSync(path.join(web, 'dist/agui.wasm'))) throw new Error('web/dist/agui.wasm is missing: run `make wasm` first');
   // The tarball `make package` writes (test-frameworks depends on it).
-  const pkg = JSON.parse(readFileSync(path.join(web, 'package.json'), 'utf8'));
-  tarball = path.join(root, 'build', `${pkg.name.replace(/^@/, '').replace('/', '-')}-${pkg.version}.tgz`);
-  if (!existsSync(tarball)) throw new Error(`${tarball} is missing: run \`make package\` first`);
+  tarball = packageTarball(root);
   bin = process.env.AGUI_DEMO_BIN ?? path.join(tmp, 'agui-demo');
   if (!process.env.AGUI_DEMO_BIN) run('go', ['build', '-o', bin, './cmd/agui-demo'], root);
   context = await launchChromium(path.join(tmp, 'profile'));

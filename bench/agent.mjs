@@ -1,0 +1,162 @@
+// make bench, the drop-in agent: @ag-ui/client 1.0.0's HttpAgent against the
+// reducer's HttpAgent (web/ag-ui-reducer.js), both fed the same SSE bytes
+// through their `fetch` option (agent-core.mjs), first in this Node process,
+// then in a page of headless Chromium (served from 127.0.0.1 like
+// browser.mjs's, the official client through the same import map), which
+// also records the main thread's long tasks. Prints both tables and writes
+// bench/results-agent.json.
+//
+//   node bench/agent.mjs [--quick] [--node-only] [--out FILE]
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { buildImportMap } from './importmap.mjs';
+import { startServer } from './serve.mjs';
+import { agentTable } from './report.mjs';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const root = dirname(benchDir);
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const outIdx = args.indexOf('--out');
+const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-agent.json');
+const options = quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
+
+// Both clients warn about odd streams; these are well formed, and the
+// compatibility boundary's notices are not what is measured.
+process.env.SUPPRESS_TRANSFORMATION_WARNINGS = 'true';
+
+if (typeof globalThis.gc !== 'function') {
+  setFlagsFromString('--expose-gc');
+  globalThis.gc = runInNewContext('gc');
+}
+
+async function inNode() {
+  // Module load, reported apart from the runs: the official client, then
+  // what the drop-in adds (its modules, and the wasm read, compiled and
+  // started).
+  const t0 = performance.now();
+  const client = await import('@ag-ui/client');
+  const rx = await import('rxjs');
+  const t1 = performance.now();
+  const { withReducer } = await import('../web/ag-ui-reducer.js');
+  const { loadReducer } = await import('../web/agui.node.js');
+  const factory = await loadReducer(pathToFileURL(join(root, 'web/dist/agui.wasm')));
+  const t2 = performance.now();
+  const { runAgentBench, sides } = await import('./agent-core.mjs');
+  const res = await runAgentBench({
+    ...options,
+    make: sides({ HttpAgent: client.HttpAgent, withReducer, ignoreElements: rx.ignoreElements, endWith: rx.endWith, factory }),
+    now: () => performance.now(),
+    log: (s) => console.error(`  [node] ${s}`),
+  });
+  res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
+  res.runtime = { name: 'node', version: process.version };
+  return res;
+}
+
+function page(importMap, opts) {
+  return `<!doctype html>
+<meta charset="utf-8">
+<title>agui drop-in agent bench</title>
+<script type="importmap">${JSON.stringify(importMap)}</script>
+<script type="module">
+  window.runIt = async () => {
+    // The main thread's long tasks (over 50 ms), from the observer's buffer.
+    let longest = 0;
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) longest = Math.max(longest, e.duration);
+    });
+    observer.observe({ type: 'longtask' });
+    const longTasks = {
+      reset() { observer.takeRecords(); longest = 0; },
+      longest() {
+        for (const e of observer.takeRecords()) longest = Math.max(longest, e.duration);
+        return longest;
+      },
+    };
+    const t0 = performance.now();
+    const client = await import('@ag-ui/client');
+    const rx = await import('rxjs');
+    const t1 = performance.now();
+    const { withReducer } = await import('/web/ag-ui-reducer.js');
+    const { loadReducer } = await import('/web/agui.js');
+    const factory = await loadReducer(new URL('/web/dist/agui.wasm', location.href));
+    const t2 = performance.now();
+    const { runAgentBench, sides } = await import('/bench/agent-core.mjs');
+    const res = await runAgentBench({
+      ...${JSON.stringify(opts)},
+      make: sides({ HttpAgent: client.HttpAgent, withReducer, ignoreElements: rx.ignoreElements, endWith: rx.endWith, factory }),
+      now: () => performance.now(),
+      log: (s) => console.log('[chromium] ' + s),
+      longTasks,
+    });
+    res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
+    return res;
+  };
+  window.benchReady = true;
+</script>
+`;
+}
+
+async function inChromium() {
+  const { chromium } = await import('playwright-core');
+  const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
+  const server = await startServer(root, { '/bench/agent-page.html': page(importMap, options) });
+  const profile = await mkdtemp(join(tmpdir(), 'agui-agent-bench-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: [
+        '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-quic', '--js-flags=--expose-gc',
+      ],
+    });
+    const p = context.pages()[0] ?? await context.newPage();
+    p.setDefaultTimeout(0);
+    const problems = [];
+    p.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+      else if (m.text().startsWith('[chromium]')) console.error(`  ${m.text()}`);
+    });
+    p.on('pageerror', (e) => problems.push(e.message));
+    p.on('request', (r) => { if (!r.url().startsWith(server.url)) problems.push(`request outside 127.0.0.1: ${r.url()}`); });
+    await p.goto(`${server.url}/bench/agent-page.html`);
+    await p.waitForFunction(() => window.benchReady === true || undefined, null, { timeout: 60_000 }).catch(() => {
+      throw new Error(`the bench page did not load: ${problems.join('; ')}`);
+    });
+    const res = await p.evaluate(() => window.runIt());
+    res.runtime = { name: 'chromium', version: await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent) };
+    if (problems.length) res.problems = problems;
+    return res;
+  } finally {
+    await context?.close();
+    await server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+const t0 = Date.now();
+const results = { node: await inNode() };
+console.log(agentTable(results.node, `Node ${process.version}`));
+if (!args.includes('--node-only')) {
+  if (!existsSync(executablePath)) {
+    console.error(`${executablePath} is missing: apt-get install chromium (or set CHROMIUM)`);
+    process.exit(1);
+  }
+  results.chromium = await inChromium();
+  console.log('');
+  console.log(agentTable(results.chromium, `Chromium ${results.chromium.runtime.version.replace('Chrome/', '')}, headless`));
+}
+results.elapsedS = (Date.now() - t0) / 1000;
+await writeFile(out, JSON.stringify(results, null, 2) + '\n');
+console.log(`\nwrote ${out.startsWith(benchDir) ? 'bench/' + out.slice(benchDir.length + 1) : out} (${results.elapsedS.toFixed(0)} s)`);
