@@ -164,3 +164,20 @@ func TestVerify10SameState(t *testing.T) {
 	assert.Equal(t, 3, n)
 	assert.Equal(t, strings.TrimSpace(string(loose.Snapshot())), strings.TrimSpace(string(strict.Snapshot())))
 }
+
+// Out of strict mode the zero-delta carrier of a null-tag-only chunk
+// changes nothing and reports nothing (null reads as absent).
+func TestNullTagCarrierTolerant(t *testing.T) {
+	r := New(Options{})
+	for _, e := range []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a"}`,
+	} {
+		require.False(t, r.Apply([]byte(e)).HasError())
+	}
+	before := string(r.Snapshot())
+	c := r.Apply([]byte(`{"type":"TEXT_MESSAGE_CHUNK","subagentRunId":null}`))
+	assert.Empty(t, c.Diagnostics)
+	assert.Empty(t, c.Ops)
+	assert.Equal(t, before, string(r.Snapshot()))
+}
