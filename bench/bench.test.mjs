@@ -108,3 +108,22 @@ test('runBench end to end on a tiny conversation: every figure is there (no timi
   assert.equal(res.memory.afterEach.length, 2);
   assert.ok(res.bars.some((b) => b.bar.includes('JSON.parse')));
 });
+
+test('reliability benchmarks end to end, tiny sizes: every figure is there (no timing asserted)', async () => {
+  const { runReliability, quickReliability, citedTurns } = await import('./reliability.mjs');
+  // The cited conversation: one citation per turn, for the turn's answer.
+  const turns = citedTurns(3);
+  for (const texts of turns) {
+    const events = texts.map((t) => JSON.parse(t));
+    const answer = events.find((e) => e.type === 'TEXT_MESSAGE_START').messageId;
+    const cites = events.filter((e) => e.type === 'STATE_DELTA' && e.delta[0].path.startsWith('/citations/'));
+    assert.equal(cites.length, 1);
+    assert.equal(cites[0].delta[0].path, `/citations/${answer}`);
+  }
+  const res = await runReliability({ wasmURL, ...quickReliability });
+  assert.equal(res.citations.perTenthUs.length, 10);
+  assert.ok(res.citations.perTenthUs.every((x) => x > 0 && Number.isFinite(x)));
+  assert.ok(Number.isFinite(res.citations.lastOverFirst));
+  assert.ok(res.restore.ms > 0 && res.restore.wasmMs > 0);
+  for (const c of ['event', 'frame']) assert.ok(res.wideState[c].wideUs > 0 && res.wideState[c].smallUs > 0);
+});

@@ -6,6 +6,7 @@
 // 100 µs. Prints the table and writes bench/results-chromium.json.
 //
 //   node bench/browser.mjs [--quick] [--out FILE]
+//   node bench/browser.mjs --reliability   (bench/reliability.mjs only; prints, writes nothing)
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { buildImportMap } from './importmap.mjs';
 import { startServer } from './serve.mjs';
-import { table } from './report.mjs';
+import { table, reliabilityLines } from './report.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(benchDir);
@@ -23,6 +24,7 @@ const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const reliabilityOnly = args.includes('--reliability');
 const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-chromium.json');
 
@@ -33,8 +35,15 @@ function page(importMap) {
 <script type="importmap">${JSON.stringify(importMap)}</script>
 <script type="module">
   import { runBench } from '/bench/core.mjs';
+  import { runReliability, quickReliability } from '/bench/reliability.mjs';
   window.runBench = (opts) => runBench({
     ...opts,
+    wasmURL: new URL('/web/dist/agui.wasm', location.href),
+    now: () => performance.now(),
+    log: (s) => console.log('[chromium] ' + s),
+  });
+  window.runReliability = (quick) => runReliability({
+    ...(quick ? quickReliability : {}),
     wasmURL: new URL('/web/dist/agui.wasm', location.href),
     now: () => performance.now(),
     log: (s) => console.log('[chromium] ' + s),
@@ -78,17 +87,27 @@ try {
     throw new Error(`the bench page did not load: ${problems.join('; ')}`);
   });
   const isolated = await p.evaluate(() => globalThis.crossOriginIsolated === true);
-  const res = await p.evaluate((o) => window.runBench(o), quick
-    ? { lengths: [5, 25], reps: 2, memoryConversations: 3, memoryTurns: 10, parseBlocks: 10 }
-    : {});
-  res.runtime = { name: 'chromium', version: context.browser()?.version() ?? (await p.evaluate(() => navigator.userAgent)), crossOriginIsolated: isolated };
-  res.elapsedS = (Date.now() - t0) / 1000;
-  if (problems.length) res.problems = problems;
-  await writeFile(out, JSON.stringify(res, null, 2) + '\n');
-  const ua = await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
-  console.log(table(res, `Chromium (${ua}, headless${isolated ? ', cross-origin isolated' : ''}), ${res.meta.reps} interleaved reps, medians`));
-  if (problems.length) console.log(`\npage problems: ${problems.join('; ')}`);
-  console.log(`\nwrote ${out.startsWith(benchDir) ? 'bench/' + out.slice(benchDir.length + 1) : out} (${res.elapsedS.toFixed(0)} s)`);
+  if (reliabilityOnly) {
+    const rel = await p.evaluate((q) => window.runReliability(q), quick);
+    console.log(JSON.stringify(rel.restore));
+    console.log(reliabilityLines(rel).map((l) => `- ${l}`).join('\n'));
+    process.exitCode = problems.length ? 1 : 0;
+    if (problems.length) console.log(`page problems: ${problems.join('; ')}`);
+  } else {
+    const res = await p.evaluate((o) => window.runBench(o), quick
+      ? { lengths: [5, 25], reps: 2, memoryConversations: 3, memoryTurns: 10, parseBlocks: 10 }
+      : {});
+    res.reliability = await p.evaluate((q) => window.runReliability(q), quick);
+    res.runtime = { name: 'chromium', version: context.browser()?.version() ?? (await p.evaluate(() => navigator.userAgent)), crossOriginIsolated: isolated };
+    res.elapsedS = (Date.now() - t0) / 1000;
+    if (problems.length) res.problems = problems;
+    await writeFile(out, JSON.stringify(res, null, 2) + '\n');
+    const ua = await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent);
+    console.log(table(res, `Chromium (${ua}, headless${isolated ? ', cross-origin isolated' : ''}), ${res.meta.reps} interleaved reps, medians`));
+    console.log(`\nReliability (bench/reliability.mjs):\n${reliabilityLines(res.reliability).map((l) => `- ${l}`).join('\n')}`);
+    if (problems.length) console.log(`\npage problems: ${problems.join('; ')}`);
+    console.log(`\nwrote ${out.startsWith(benchDir) ? 'bench/' + out.slice(benchDir.length + 1) : out} (${res.elapsedS.toFixed(0)} s)`);
+  }
 } finally {
   await context?.close();
   await server.close();

@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import '../web/agui.node.js'; // reads the wasm from a file: URL (core.mjs imports agui.js)
 import { runBench } from './core.mjs';
+import { runReliability, quickReliability } from './reliability.mjs';
 
 // core.mjs collects garbage before each measured fold: gc() without
 // needing `node --expose-gc`.
@@ -19,7 +20,7 @@ if (typeof globalThis.gc !== 'function') {
   setFlagsFromString('--expose-gc');
   globalThis.gc = runInNewContext('gc');
 }
-import { table, sizesLine } from './report.mjs';
+import { table, sizesLine, reliabilityLines } from './report.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -56,7 +57,15 @@ const res = await runBench({
 res.sizes = sizes;
 res.runtime = { name: 'node', version: process.version, v8: process.versions.v8 };
 res.bars.push({ bar: 'brotli module ≤ 700 KB', value: sizes.brotli / 1024, met: sizes.brotli <= 700 * 1024 });
+res.reliability = await runReliability({
+  wasmURL,
+  now: () => performance.now(),
+  cpu: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; },
+  log: (s) => console.error(`  [node] ${s}`),
+  ...(quick ? quickReliability : {}),
+});
 res.elapsedS = (performance.now() - t0) / 1000;
 writeFileSync(out, JSON.stringify(res, null, 2) + '\n');
 console.log(table(res, `Node ${process.version} (V8 ${process.versions.v8}), ${res.meta.reps} interleaved reps, medians`));
+console.log(`\nReliability (bench/reliability.mjs):\n${reliabilityLines(res.reliability).map((l) => `- ${l}`).join('\n')}`);
 console.log(`\nwrote ${out instanceof URL ? 'bench/results.json' : out} (${res.elapsedS.toFixed(0)} s)`);

@@ -46,6 +46,18 @@ export function sizesLine(s) {
   ].join('\n');
 }
 
+/** The reliability figures as text lines. */
+export function reliabilityLines(res) {
+  const f = (x, d = 2) => x.toFixed(d);
+  const c = res.citations;
+  const w = res.wideState;
+  return [
+    `citations, ${c.turns} turns (${c.events} events) folded whole, GC included: µs/event per tenth ${c.perTenthUs.map((x) => f(x)).join(' ')}; last/first ${f(c.lastOverFirst)}×`,
+    `restore() of ${res.restore.messages} messages (${(res.restore.snapshotBytes / 1e6).toFixed(1)} MB): ${f(res.restore.ms, 0)} ms${res.restore.cpuMs !== undefined ? ` (${f(res.restore.cpuMs, 0)} ms of CPU, the wasm call ${f(res.restore.wasmCpuMs, 0)})` : ''}; of which the wasm call ${f(res.restore.wasmMs, 0)} ms, writing the text in ${f(res.restore.encodeMs, 0)} ms, decoding the record ${f(res.restore.decodeMs, 0)} ms`,
+    `STATE_DELTA on a ${w.keys}-key object vs ${w.smallKeys} keys: read every event ${f(w.event.wideUs)} vs ${f(w.event.smallUs)} µs/event (${f(w.event.ratio, 1)}×); read every 16 events ${f(w.frame.wideUs)} vs ${f(w.frame.smallUs)} µs/event (${f(w.frame.ratio, 1)}×)`,
+  ];
+}
+
 /** The drop-in agent's table (agent.mjs): one runtime's rows. */
 export function agentTable(res, title) {
   const lines = [title, ''];

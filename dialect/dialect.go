@@ -136,6 +136,7 @@ type Translator struct {
 	run        string
 	done       map[string]bool // runs folded to their end
 	replayed   string          // a run being replayed (skipped by the reducer): "" none
+	cp         *runCheckpoint  // the run going on, as it started (rewind.go)
 
 	// The assistant message that id-less text and thinking go to (a
 	// "segment"): seg is its id, segText and segReasoning whether a text or
@@ -781,6 +782,7 @@ func (t *Translator) upsertTool(id, name, parent string, input jsontree.Value, h
 		return rec
 	}
 	if name != "" && rec.name == "" {
+		t.touchTool(id)
 		rec.name = name
 		t.startAmend().str("toolCallId", id).str("name", name).putAmend()
 	}
@@ -792,7 +794,7 @@ func (t *Translator) upsertTool(id, name, parent string, input jsontree.Value, h
 
 // toolArgs streams delta into the arguments of tool call id.
 func (t *Translator) toolArgs(id, delta string) {
-	if rec := t.tools[id]; rec != nil {
+	if rec := t.touchTool(id); rec != nil {
 		rec.args += len(delta)
 	}
 	t.start("TOOL_CALL_ARGS").str("toolCallId", id).str("delta", delta).put()

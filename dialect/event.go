@@ -196,43 +196,50 @@ func (t *Translator) observe(in *info) {
 			t.replayed = in.runID
 			return
 		}
+		if t.resent(in.threadID, in.runID) {
+			t.rewind() // as the reducer does (rewind.go)
+		}
 		t.running, t.run, t.thread = true, in.runID, in.threadID
 		t.endRun()
 		clear(t.steps) // the reducer lists the run's steps only
+		t.cp = nil
+		if in.runID != "" {
+			t.takeCheckpoint()
+		}
 		t.noteMessages(in.messages)
 	case "RUN_FINISHED", "RUN_ERROR":
 		if t.running && t.run != "" {
 			t.done[t.run] = true
 		}
-		t.running = false
+		t.running, t.cp = false, nil
 		for _, rec := range t.tools {
 			rec.running = false // the reducer ends the calls left open
 		}
 		t.endRun()
 	case "TEXT_MESSAGE_START":
-		t.msgs[in.messageID] = true
+		t.addMsg(in.messageID)
 		if in.role == "assistant" || in.role == "" {
 			t.active = in.messageID
 		}
 	case "TEXT_MESSAGE_CHUNK":
 		if in.messageID != "" {
-			t.msgs[in.messageID] = true
+			t.addMsg(in.messageID)
 			if in.role == "" || in.role == "assistant" {
 				t.active = in.messageID
 			}
 		}
 	case "REASONING_MESSAGE_START", "REASONING_MESSAGE_CHUNK", "TOOL_CALL_RESULT", "ACTIVITY_SNAPSHOT":
 		if in.messageID != "" {
-			t.msgs[in.messageID] = true
+			t.addMsg(in.messageID)
 			if in.typ == "ACTIVITY_SNAPSHOT" {
-				t.activities[in.messageID] = true
+				t.addActivity(in.messageID)
 			}
 		}
-		if rec := t.tools[in.toolCallID]; rec != nil && in.typ == "TOOL_CALL_RESULT" {
+		if rec := t.touchTool(in.toolCallID); rec != nil && in.typ == "TOOL_CALL_RESULT" {
 			rec.running = false
 		}
 	case "TOOL_CALL_START", "TOOL_CALL_CHUNK":
-		if rec := t.tools[in.toolCallID]; rec != nil {
+		if rec := t.touchTool(in.toolCallID); rec != nil {
 			if in.typ == "TOOL_CALL_START" {
 				rec.name = in.toolCallName
 			}
@@ -240,10 +247,10 @@ func (t *Translator) observe(in *info) {
 			t.tools[in.toolCallID] = &toolRec{name: in.toolCallName, running: true}
 		}
 		if in.parentMessageID != "" {
-			t.msgs[in.parentMessageID] = true
+			t.addMsg(in.parentMessageID)
 		}
 	case "TOOL_CALL_END":
-		if rec := t.tools[in.toolCallID]; rec != nil {
+		if rec := t.touchTool(in.toolCallID); rec != nil {
 			rec.running = false
 		}
 	case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT":
@@ -265,6 +272,7 @@ func (t *Translator) observe(in *info) {
 		if in.messages != nil {
 			// The snapshot is the conversation now: what it lacks is gone,
 			// but for the client's activity messages, which the reducer keeps.
+			t.replaceMsgs()
 			clear(t.msgs)
 			for id := range t.activities {
 				t.msgs[id] = true
@@ -286,7 +294,7 @@ func (t *Translator) noteMessages(list *jsontree.Array) {
 			continue
 		}
 		if id := objString(m, "id"); id != "" {
-			t.msgs[id] = true
+			t.addMsg(id)
 		}
 		calls, _ := m.Get("toolCalls")
 		a, _ := calls.(*jsontree.Array)
@@ -296,6 +304,7 @@ func (t *Translator) noteMessages(list *jsontree.Array) {
 		for _, tc := range a.Elems {
 			if tco, ok := tc.(*jsontree.Object); ok {
 				if id := objString(tco, "id"); id != "" && t.tools[id] == nil {
+					t.touchTool(id)
 					t.tools[id] = &toolRec{}
 				}
 			}

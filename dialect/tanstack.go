@@ -690,6 +690,7 @@ func (t *Translator) tanstackToolCall(f *fields, base string, ts jsontree.Number
 	} else {
 		id = entry.id
 		if rec := t.tools[id]; rec != nil && name != "" && rec.name == "" {
+			t.touchTool(id)
 			rec.name = name
 			t.startAmend().str("toolCallId", id).str("name", name).putAmend()
 		}

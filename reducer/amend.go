@@ -83,7 +83,7 @@ func (r *Reducer) amend(c *Change, ev *Event) {
 		mergeMetadata(c, &m.Metadata, meta, messagePath(m))
 	}
 	if hasTool {
-		t := r.toolByID[toolID]
+		t := r.tool(toolID) // saved for a rewind before it changes (replay.go)
 		if t == nil {
 			c.warn("unknown_tool_call", "TOOL_CALL_ARGS: No message found containing tool call with ID '"+toolID+"'")
 			return
@@ -237,6 +237,7 @@ func (r *Reducer) setFinishReason(c *Change, reason string) {
 			continue
 		}
 		if m.Role == "assistant" {
+			r.touch(m)
 			meta := jsontree.NewObject(1)
 			meta.Set("finishReason", reason)
 			mergeMetadata(c, &m.Metadata, meta, messagePath(m))

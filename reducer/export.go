@@ -40,18 +40,23 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
 	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
+	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
 	r.endReplay()
 	r.dropCheckpoints()
+	r.folded.forget()
+	r.folded.add(r.st.LastEventID) // a resent cursor frame is known
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
 		r.doneRuns[r.st.RunID] = true
 		r.doneKeys[runKey{r.st.ThreadID, r.st.RunID}] = true
 	}
 	c := new(Change)
-	c.replace("", r.st.AppendJSON(nil))
+	// The document is about the snapshot's size: one allocation, not a
+	// doubling series.
+	c.replace("", r.st.AppendJSON(make([]byte, 0, len(data)+len(data)/8+1024)))
 	return c, nil
 }
 
@@ -107,6 +112,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 	}
 	st.Result, st.HasResult = o.Get("result")
 	st.Outcome, _ = d.optStr("outcome")
+	st.LastEventID, _ = d.optStr("lastEventId")
 	st.PendingToolCallIDs = []string{}
 	if ids := d.array("pendingToolCallIds", false); ids != nil {
 		if !isStringArray(ids) {
@@ -116,6 +122,31 @@ func (r *Reducer) load(o *jsontree.Object) error {
 				st.PendingToolCallIDs = append(st.PendingToolCallIDs, e.(string))
 			}
 		}
+	}
+	if t := d.object("runToolCalls"); t != nil {
+		// Absent in snapshots of no tally, and in those made before it was
+		// kept.
+		td := fields{obj: t, typ: "runToolCalls"}
+		for _, key := range [...]string{"started", "answered"} {
+			ids := td.array(key, false)
+			if ids != nil && !isStringArray(ids) {
+				td.fail(key + " must hold strings")
+				break
+			}
+			var list []string
+			for _, e := range elems(ids) {
+				list = append(list, e.(string))
+			}
+			if key == "started" {
+				st.RunToolCalls.Started = list
+			} else {
+				st.RunToolCalls.Answered = list
+			}
+		}
+		if td.err != nil {
+			return td.err
+		}
+		r.indexTally()
 	}
 	if d.err != nil {
 		return d.err
@@ -129,7 +160,14 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.Subagents = append(st.Subagents, s)
 		r.subByID[s.ID] = s
 	}
-	for _, e := range elems(d.array("messages", false)) {
+	msgs := elems(d.array("messages", false))
+	if len(msgs) > 0 {
+		// Sized once: growing a slice and a map of 100,000 entries step by
+		// step costs more than the messages themselves in wasm.
+		st.Messages = make([]*Message, 0, len(msgs))
+		r.msgByID = make(map[string]*Message, len(msgs))
+	}
+	for _, e := range msgs {
 		m, err := loadMessage(e)
 		if err != nil {
 			return err

@@ -167,13 +167,13 @@ func replayDependent(c *Change) bool {
 	return hasCode(c, "replayed_run") || hasCode(c, "resent_run")
 }
 
-func checkGrammar(t *testing.T, steps []grammarStep) {
+func checkGrammar(t testing.TB, steps []grammarStep) {
 	opt := Options{MaxDepth: 64, MaxStateBytes: 1 << 12}
 	r := New(opt)
 	m := newMirror(t, r)
 	var restored []*Reducer // restored at each step, folding the rest
+	before := r.Snapshot()
 	for i, st := range steps {
-		before := r.Snapshot()
 		c := st.apply(r)
 		snap := r.Snapshot()
 		if refused(c) && (len(c.Ops) > 0 || !bytes.Equal(before, snap)) {
@@ -200,21 +200,24 @@ func checkGrammar(t *testing.T, steps []grammarStep) {
 		if got := r2.Snapshot(); !bytes.Equal(got, snap) {
 			t.Fatalf("step %d: restore(snapshot()) differs:\n got %s\nwant %s", i, got, snap)
 		}
-		// The citations are in sync: a full bridge changes nothing.
-		full := New(opt)
-		full.Restore(snap)
-		var fc Change
-		full.bridgeCitations(&fc)
-		if got := full.Snapshot(); !bytes.Equal(got, snap) {
-			t.Fatalf("step %d (%s): citations out of sync:\n got %s\nwant %s", i, st.what, snap, got)
+		// The citations are in sync: a full bridge changes nothing. (Only
+		// a state with citations can be out of sync: the check, a third
+		// reducer, is skipped for the others.)
+		if bytes.Contains(snap, []byte(`"citations"`)) {
+			full := New(opt)
+			full.Restore(snap)
+			var fc Change
+			full.bridgeCitations(&fc)
+			if got := full.Snapshot(); !bytes.Equal(got, snap) {
+				t.Fatalf("step %d (%s): citations out of sync:\n got %s\nwant %s", i, st.what, snap, got)
+			}
 		}
-		// Restore starts no chunk or thinking stream, skips no replay and
-		// does not know which tool calls the open run started (the tally
-		// behind pendingToolCallIds is not in the snapshot): compare only
-		// from points where none is under way.
-		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.replaying == "" && len(r.runTools) == 0 && len(r.answered) == 0 {
+		// Restore starts no chunk or thinking stream and skips no replay:
+		// compare only from points where none is under way.
+		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.replaying == "" {
 			restored = append(restored, r2)
 		}
+		before = snap
 	}
 }
 

@@ -66,9 +66,7 @@ type Reducer struct {
 	cited    map[*Message]struct{}
 	subByID  map[string]*Subagent
 
-	// The current run's started and answered tool calls, behind
-	// pendingToolCallIds.
-	runTools    []string
+	// The sets of AgentState.RunToolCalls (tally.go).
 	runToolSeen map[string]bool
 	answered    map[string]bool
 	chunks      chunkState
@@ -97,6 +95,9 @@ type Reducer struct {
 	checkpoints   []*checkpoint
 	journal       jsonpatch.Journal
 	epoch, newest uint64
+
+	// The SSE ids of the frames folded lately (eventid.go).
+	folded eventIDs
 }
 
 // New returns a Reducer with an empty state.
@@ -121,7 +122,7 @@ func New(opt Options) *Reducer {
 func (r *Reducer) clear() {
 	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0), PendingToolCallIDs: []string{}, Subagents: []*Subagent{}}
 	r.subByID = make(map[string]*Subagent)
-	r.runTools, r.runToolSeen, r.answered = nil, make(map[string]bool), make(map[string]bool)
+	r.runToolSeen, r.answered = make(map[string]bool), make(map[string]bool)
 	r.stateBytes, r.activityBytes = jsontree.Size(r.st.State), 0
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
@@ -133,6 +134,7 @@ func (r *Reducer) clear() {
 	r.inputThread = ""
 	r.endReplay()
 	r.dropCheckpoints()
+	r.folded.forget()
 }
 
 // State returns the current state. It must not be modified, and it changes

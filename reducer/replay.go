@@ -26,9 +26,12 @@ import (
 // existed at the checkpoint is saved the first time the run changes it
 // (touch), and the patches of the shared state and activity content keep
 // their undo records (jsonpatch.Journal). Runs still open when more start
-// keep their checkpoints (up to maxCheckpoints, oldest dropped). Events of
-// other dialects change entities in ways the checkpoint does not follow:
-// they drop the checkpoints, as do the local actions that start a new turn.
+// keep their checkpoints (up to maxCheckpoints, oldest dropped). The local
+// actions that start a new turn drop them. The amendments of the dialects
+// (amend.go) are handlers like the others: they touch what they change.
+// The dialect translator in front of a reducer keeps the same rule for
+// its own memory (package dialect, rewind.go), from the canonical events
+// it passes on, so nothing flows back from the reducer to it.
 
 // runKey identifies a run.
 type runKey struct{ thread, run string }
@@ -292,10 +295,14 @@ func (r *Reducer) rewind(c *Change, i int) {
 		}
 		*t = s
 	}
+	id := r.st.LastEventID // the stream's cursor is not part of the run
+	r.folded.forget()      // the run's frames must all be folded again
 	r.st = cp.st
+	r.st.LastEventID = id
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
+	r.indexTally()
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
 	r.chunks, r.verify = cp.chunks, cp.verify
 	clear(r.msgByID)

@@ -234,3 +234,35 @@ func TestReplayCutAndResendConverges(t *testing.T) {
 	}
 	t.Logf("%d streams, %d cut/resend pairs", len(streams), checked)
 }
+
+// The rewind covers what the dialects' extension (CUSTOM agui.amend)
+// changes: a run resent from its start finds the entities it amended as
+// they were when it first started, not only those the canonical events
+// changed.
+func TestReplayRewindCoversAmendments(t *testing.T) {
+	r := New(Options{})
+	foldAll(t, r, []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r0"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m0","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m0","delta":"hi"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m0"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"","parentMessageId":"m0"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\"a\":1}"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r0"}`,
+	})
+	start := `{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`
+	r.Apply([]byte(start))
+	atStart := string(r.Snapshot())
+	for _, l := range []string{
+		`{"type":"CUSTOM","name":"agui.amend","value":{"toolCallId":"c","name":"search","argsText":"{\"b\":2}","approval":{"id":"ap"},"clientSide":true}}`,
+		`{"type":"CUSTOM","name":"agui.amend","value":{"finishReason":"stop"}}`,
+	} {
+		c := r.Apply([]byte(l))
+		require.False(t, refused(c), "%s: %+v", l, c.Diagnostics)
+	}
+	require.NotEqual(t, atStart, string(r.Snapshot()))
+	c := r.Apply([]byte(start))
+	require.True(t, hasCode(c, "resent_run"))
+	require.Equal(t, atStart, string(r.Snapshot()), "the resent run starts from the state the first one started from")
+}

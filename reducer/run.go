@@ -43,9 +43,7 @@ func (r *Reducer) runStarted(c *Change, ev *Event) {
 		c.fail("too_large", "RUN_STARTED: "+r.budgetError("the input's activity content", r.stateBytes+r.activityBytes+add))
 		return
 	}
-	r.runTools = r.runTools[:0]
-	clear(r.runToolSeen)
-	clear(r.answered)
+	r.clearTally(c)
 	r.setStatus(c, StatusRunning, true)
 	if r.st.Error != nil {
 		r.st.Error = nil
@@ -95,6 +93,7 @@ func (r *Reducer) runFinished(c *Change, ev *Event) {
 		c.add("/outcome", jsonString(class))
 	}
 	r.setPending(c, ev, class)
+	r.clearTally(c)
 	if interrupts != nil || r.st.Interrupts != nil && r.st.Interrupts.Len() > 0 {
 		r.st.Interrupts = interrupts
 		c.replace("/interrupts", appendArrayOrEmpty(nil, interrupts))
@@ -160,7 +159,7 @@ func (r *Reducer) setPending(c *Change, ev *Event, class string) {
 			}
 		}
 		if len(pending) == 0 {
-			for _, id := range r.runTools {
+			for _, id := range r.st.RunToolCalls.Started {
 				if !r.answered[id] {
 					pending = append(pending, id)
 				}
@@ -188,6 +187,7 @@ func (r *Reducer) runError(c *Change, message, code string, hasCode bool, usage 
 	r.st.Error = &RunErr{Message: message, Code: code, HasCode: hasCode}
 	c.replace("/error", r.st.Error.appendJSON(nil))
 	r.closeOpen(c, true)
+	r.clearTally(c)
 	if usage != nil {
 		r.setUsage(c, usage)
 	}

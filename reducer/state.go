@@ -52,8 +52,35 @@ type AgentState struct {
 	// for the client to run: the outcome's list when it sent a non-empty
 	// one, else the calls the run started and no result answered.
 	PendingToolCallIDs []string
+	// RunToolCalls is the tally behind the next pendingToolCallIds; it is
+	// in the state (and so in a snapshot) for a reducer restored mid-run.
+	RunToolCalls RunTally
 	// Subagents are the subagent invocations seen, in start order.
 	Subagents []*Subagent
+	// LastEventID is the SSE id of the last frame folded ("" when the
+	// frames carried none): the cursor a reconnecting client sends as
+	// Last-Event-ID (SetLastEventID, Stream).
+	LastEventID string
+}
+
+// RunTally is what the open run did with tool calls: the calls it started
+// (TOOL_CALL_START, replays included), in order, and those a
+// TOOL_CALL_RESULT answered, in order. A RUN_FINISHED with no pending list
+// of its own reports the started calls not answered. RUN_STARTED,
+// RUN_FINISHED and RUN_ERROR clear it; its JSON key runToolCalls is absent
+// while it is empty, so a snapshot without it is a snapshot of no tally.
+type RunTally struct {
+	Started, Answered []string
+}
+
+func (t *RunTally) empty() bool { return len(t.Started) == 0 && len(t.Answered) == 0 }
+
+func (t *RunTally) appendJSON(dst []byte) []byte {
+	dst = append(dst, `{"started":`...)
+	dst = appendStrings(dst, t.Started)
+	dst = append(dst, `,"answered":`...)
+	dst = appendStrings(dst, t.Answered)
+	return append(dst, '}')
 }
 
 // RunErr is the error of a failed run.
@@ -228,6 +255,10 @@ func (s *AgentState) AppendJSON(dst []byte) []byte {
 	}
 	dst = append(dst, `,"pendingToolCallIds":`...)
 	dst = appendStrings(dst, s.PendingToolCallIDs)
+	if !s.RunToolCalls.empty() {
+		dst = append(dst, `,"runToolCalls":`...)
+		dst = s.RunToolCalls.appendJSON(dst)
+	}
 	dst = append(dst, `,"subagents":[`...)
 	for i, sa := range s.Subagents {
 		if i > 0 {
@@ -236,6 +267,10 @@ func (s *AgentState) AppendJSON(dst []byte) []byte {
 		dst = sa.appendJSON(dst)
 	}
 	dst = append(dst, ']')
+	if s.LastEventID != "" {
+		dst = append(dst, `,"lastEventId":`...)
+		dst = jsontree.AppendString(dst, s.LastEventID)
+	}
 	return append(dst, '}')
 }
 

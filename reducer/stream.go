@@ -8,9 +8,10 @@ import (
 // Reducer. It is what the web module's feed() and agui-fold's .sse input
 // use.
 type Stream struct {
-	r     *Reducer
-	p     *sse.Parser
-	apply FrameFunc
+	r       *Reducer
+	p       *sse.Parser
+	apply   FrameFunc
+	resends bool // a resent frame was skipped (and reported)
 }
 
 // FrameFunc folds one server-sent event into c, which it resets first:
@@ -34,16 +35,43 @@ func (r *Reducer) NewStreamFunc(apply FrameFunc) *Stream {
 // Feed parses chunk and applies every complete event, calling each with the
 // event's change (valid only during the call). A frame the SSE parser
 // rejects (too large) yields a change with only its diagnostic.
+//
+// The SSE id of the last event folded becomes the state's LastEventID
+// once per chunk, not per event: when it changed, one more change, with
+// only that op, follows the chunk's events (an id on every frame would
+// otherwise double the records of a token stream). A frame whose own id
+// was folded lately is skipped (eventid.go); the first one skipped yields
+// a "resent_frames" warning.
 func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
+	id, folded := "", false
 	s.p.FeedEach(chunk, func(e sse.Event) {
+		if e.HasID && s.r.folded.has(e.ID) {
+			// Folded already: the server resent it (eventid.go).
+			if !s.resends {
+				s.resends = true
+				c.Reset()
+				c.warn("resent_frames", "SSE frame '"+e.ID+"' was folded already; skipping the frames the server resends")
+				each(&c)
+			}
+			return
+		}
 		s.apply(&c, e.Type, []byte(e.Data))
+		id, folded = e.ID, true
+		if e.HasID {
+			s.r.folded.add(e.ID)
+		}
 		each(&c)
 	}, func(err error) {
 		c.Reset()
 		c.fail("too_large", "SSE event skipped: "+err.Error())
 		each(&c)
 	})
+	if folded && id != s.r.st.LastEventID {
+		c.Reset()
+		s.r.setLastEventID(&c, id)
+		each(&c)
+	}
 }
 
 // Close ends the stream; an unterminated last event is discarded, as the

@@ -37,11 +37,8 @@ func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
 // toolStart adds a running tool call and attaches it to its assistant
 // message, resolving the parent exactly as the official client does.
 func (r *Reducer) toolStart(c *Change, ev *Event) {
-	if !r.runToolSeen[ev.ToolCallID] {
-		// Replays count too, as in the official tally.
-		r.runToolSeen[ev.ToolCallID] = true
-		r.runTools = append(r.runTools, ev.ToolCallID)
-	}
+	// Replays count too, as in the official tally.
+	r.tallyStarted(c, ev.ToolCallID)
 	if t := r.tool(ev.ToolCallID); t != nil {
 		// A replayed start does not duplicate: rename if needed, merge
 		// metadata, and ignore the parent.
@@ -68,13 +65,16 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 // resolveParent finds or creates the assistant message that owns a new tool
 // call: an assistant message named by parentMessageId, else a new assistant
 // message with that id, else (no parent, or the parent is not an assistant)
-// a new assistant message keyed by the tool call id. A reasoning slot that
+// a new assistant message keyed by the tool call id. A message that
 // holds only reasoning is a "reasoning" message in the official shape, so
 // it is not an assistant parent either (as in the official client).
 func (r *Reducer) resolveParent(c *Change, ev *Event, toolCallID, parentID string) *Message {
 	if parentID != "" {
 		if m := r.findMessage(parentID); m != nil {
-			reasoningOnly := m.reasoningSlot && m.contentKind == contentNone && len(m.ToolCallIDs) == 0
+			// Judged from what a snapshot keeps (reasoning present, no text,
+			// no tool calls), not from how the slot was created, so that a
+			// restored reducer decides alike.
+			reasoningOnly := m.hasReasoning && m.contentKind != contentValue && len(m.text) == 0 && len(m.ToolCallIDs) == 0
 			if m.Role == "assistant" && !reasoningOnly {
 				return m
 			}
@@ -198,7 +198,7 @@ func sameShapeDiffers(a, b jsontree.Value) bool {
 // content parts, kept as sent on the message and the call, which also
 // gets their text form.
 func (r *Reducer) toolResultEvent(c *Change, ev *Event) {
-	r.answered[ev.ToolCallID] = true
+	r.tallyAnswered(c, ev.ToolCallID)
 	parts, _ := ev.Content.(*jsontree.Array)
 	text, _ := ev.Content.(string)
 	if parts != nil {

@@ -330,6 +330,20 @@ func feed(h int32, chunk []byte) int32 {
 	return ok()
 }
 
+// setLastEventID records data (the text) as the SSE id of the last frame
+// folded, for a host that applies parsed frames one by one (feed records
+// the ids of the frames it parses itself).
+func setLastEventID(h int32, data []byte) int32 {
+	return change(lookup(h).r.SetLastEventID(string(data)))
+}
+
+// lastEventID outputs the state's lastEventId as text: what a
+// reconnecting transport sends, read without a snapshot.
+func lastEventID(h int32) int32 {
+	out = append(out[:0], lookup(h).r.State().LastEventID...)
+	return ok()
+}
+
 // endStream ends the SSE body being fed: the next feed starts a new one.
 func endStream(h int32) int32 {
 	inst := lookup(h)

@@ -350,3 +350,30 @@ func TestDialectComposition(t *testing.T) {
 	out, _ = result(apply(p, nil, []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)))
 	require.Equal(t, "wrong_dialect", decode(t, out).Diagnostics[0].Code)
 }
+
+// The SSE ids of fed frames and the ids apply's callers pass become the
+// state's lastEventId, one record per feed call when it moved.
+func TestLastEventID(t *testing.T) {
+	h := newHandle(t, "")
+	body := "id: r.x:1\ndata: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+		"id: r.x:2\ndata: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n"
+	text, ok := result(feed(h, []byte(body)))
+	require.True(t, ok)
+	var recs []record
+	require.NoError(t, json.Unmarshal([]byte(text), &recs))
+	last := recs[len(recs)-1]
+	require.Len(t, last.Ops, 1)
+	require.Equal(t, "/lastEventId", last.Ops[0].Path)
+	require.JSONEq(t, `"r.x:2"`, string(last.Ops[0].Value))
+
+	text, _ = result(snapshot(h))
+	require.Contains(t, text, `"lastEventId":"r.x:2"`)
+
+	text, _ = result(lastEventID(h))
+	require.Equal(t, "r.x:2", text)
+	text, ok = result(setLastEventID(h, []byte("r.x:3")))
+	require.True(t, ok)
+	require.Equal(t, "add", decode(t, text).Ops[0].Op)
+	text, _ = result(setLastEventID(h, nil))
+	require.Equal(t, "remove", decode(t, text).Ops[0].Op)
+}

@@ -100,6 +100,18 @@ func wasmFeed(h, n int32) (r int32) {
 	return feed(h, in[:n])
 }
 
+//go:wasmexport setLastEventId
+func wasmSetLastEventID(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return setLastEventID(h, in[:n])
+}
+
+//go:wasmexport lastEventId
+func wasmLastEventID(h int32) (r int32) {
+	defer recoverCall(h, &r)
+	return lastEventID(h)
+}
+
 //go:wasmexport endStream
 func wasmEndStream(h int32) (r int32) {
 	defer recoverCall(h, &r)

@@ -13,9 +13,23 @@ export declare abstract class ReducerAgent extends OfficialAbstractAgent impleme
   readonly reducerState: ReducerAgentMembers['reducerState'];
 }
 
+/** Resuming a cut run (README, "Resumable runs"). */
+export interface ResumeAgentConfig {
+  /** false: no reconnects (as @ag-ui/client). Else the backoff (RunOptions' resume numbers) and
+   *  onReconnect, called before each reconnect (a UI's "reconnecting…"). */
+  resume?: false | (Omit<import('./agui.js').ResumeOptions, 'sleep' | 'random'> & { onReconnect?: (info: import('./agui.js').ReconnectInfo) => void });
+  /** The run to continue: connectAgent() resumes it from this SSE id (saved from agent.lastEventId before a reload). */
+  lastEventId?: string;
+}
+
 /** @ag-ui/client's HttpAgent (same options: url, headers, threadId, initialMessages,
- *  initialState, agentId, description, debug, fetch) with the reducer as its apply step. */
+ *  initialState, agentId, description, debug, fetch) with the reducer as its apply step.
+ *  A run whose response is cut reconnects with Last-Event-ID (docs/resume.md). */
 export declare class HttpAgent extends OfficialHttpAgent implements ReducerAgentMembers {
-  constructor(config: HttpAgentConfig & ReducerAgentConfig);
+  constructor(config: HttpAgentConfig & ReducerAgentConfig & ResumeAgentConfig);
   readonly reducerState: ReducerAgentMembers['reducerState'];
+  /** The SSE id of the last frame passed on ('' when the frames carried none). */
+  lastEventId: string;
+  /** How the last run's transport ended: its reconnects. */
+  lastRun: import('./agui.js').RunReport | null;
 }

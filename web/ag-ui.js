@@ -14,11 +14,13 @@
 
 import { AbstractAgent, HttpAgent as OfficialHttpAgent } from '@ag-ui/client';
 import { withReducer, setReducerFactory } from './ag-ui-reducer.js';
+import { withResume } from './src/ag-ui-resume.js';
 
 /** AbstractAgent with the reducer as its apply step; subclasses implement run(input). */
 export const ReducerAgent = withReducer(AbstractAgent);
 
-/** @ag-ui/client's HttpAgent (same options, same transport) with the reducer as its apply step. */
-export const HttpAgent = withReducer(OfficialHttpAgent);
+/** @ag-ui/client's HttpAgent (same options, same transport) with the reducer as its apply step;
+ *  its runs reconnect with Last-Event-ID when cut (src/ag-ui-resume.js). */
+export const HttpAgent = withResume(withReducer(OfficialHttpAgent));
 
 export { withReducer, setReducerFactory };

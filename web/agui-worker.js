@@ -8,8 +8,9 @@
 //   {op:'init', wasmURL}
 //   {op:'create', id, rid, options}             → {id, ok, kind:'json', text: state}
 //   {op:'call', id, rid, method, args}          → {id, ok, kind, text | value}
-//   {op:'run', id, rid, runId, url, input, headers, credentials}
-//                                               → {op:'records', rid, text}… then {id, ok, value: outcome}
+//   {op:'run', id, rid, runId, url, input, headers, credentials, resume, lastEventId}
+//                                               → {op:'records', rid, text}… and {op:'reconnect', rid, info}…
+//                                                 then {id, ok, value: {outcome, reconnects, lastEventId, reason?}}
 //   {op:'abort', runId}
 //   {op:'dispose', rid}
 // A failed call answers {id, ok:false, error:{message, code}, text?} where
@@ -18,6 +19,7 @@
 import { loadCore } from './src/loader.js';
 import { eventData, chunkData } from './src/records.js';
 import { runStream } from './src/transport.js';
+import { restartedText } from './src/resume.js';
 
 /** Serves the protocol on port (the worker scope, or a MessagePort in tests). */
 export function serve(port) {
@@ -47,7 +49,15 @@ export function serve(port) {
   // Record-yielding calls, with their result kind.
   const records = (r) => ({ kind: 'record', ...r });
   const methods = {
-    apply: (h, [data, name]) => records(core.apply(h, eventData(data), name)),
+    apply: (h, [data, name, id]) => {
+      const r = core.apply(h, eventData(data), name);
+      if (id == null || !r.ok) return records(r);
+      const idRec = JSON.parse(core.call('setLastEventId', h, String(id)).text);
+      if (!idRec.ops?.length) return records(r);
+      const rec = JSON.parse(r.text);
+      return records({ ok: true, text: JSON.stringify({ ...rec, ops: [...(rec.ops ?? []), ...idRec.ops] }) });
+    },
+    cursor: (h) => ({ kind: 'json', ok: true, text: JSON.stringify({ id: core.call('lastEventId', h).text, running: core.number('running', h) === 1 }) }),
     feed: (h, [chunk]) => ({ kind: 'records', ...core.call('feed', h, chunkData(chunk)) }),
     endStream: (h) => { core.call('endStream', h); return { kind: 'none', ok: true }; },
     addUserMessage: (h, [a]) => records(core.call('addUserMessage', h, a)),
@@ -80,13 +90,21 @@ export function serve(port) {
         return r.text;
       },
       endStream: () => { if (live()) core.call('endStream', h); },
-      feed: (chunk) => { if (live()) push(core.call('feed', h, chunk), true); },
+      feed: (chunk) => {
+        if (!live()) return false;
+        const r = core.call('feed', h, chunk);
+        push(r, true);
+        return restartedText(r.text);
+      },
+      lastEventId: () => (live() ? core.call('lastEventId', h).text : ''),
+      setLastEventId: (id) => { if (live()) push(core.call('setLastEventId', h, id)); },
       fail: (message, code) => { if (live()) push(core.call('fail', h, JSON.stringify([message, code]))); },
       stop: () => { if (live()) push(core.call('stop', h)); },
       isRunning: () => live() && core.number('running', h) === 1,
     };
-    runStream(target, m.url, m.input ?? undefined, { headers: m.headers, credentials: m.credentials }, ctrl)
-      .then((outcome) => reply({ id: m.id, ok: true, kind: 'value', value: outcome }),
+    const options = { headers: m.headers, credentials: m.credentials, resume: m.resume ?? undefined, lastEventId: m.lastEventId ?? undefined };
+    runStream(target, m.url, m.input ?? undefined, options, ctrl, (info) => reply({ op: 'reconnect', rid: m.rid, info }))
+      .then((report) => reply({ id: m.id, ok: true, kind: 'value', value: report }),
         (err) => failure(m.id, err))
       .finally(() => runs.delete(m.runId));
   }

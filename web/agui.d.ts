@@ -31,8 +31,18 @@ export interface AgentState {
    * that no TOOL_CALL_RESULT answered ([] after an interrupt or a cancel).
    */
   pendingToolCallIds: string[];
+  /**
+   * The open run's tool-call tally behind the next pendingToolCallIds: the
+   * calls it started and those a TOOL_CALL_RESULT answered, in order.
+   * Absent while empty (cleared when a run starts or ends); kept so that
+   * restore(snapshot()) mid-run is exact.
+   */
+  runToolCalls?: { started: string[]; answered: string[] };
   /** Subagent invocations (SUBAGENT_STARTED / _FINISHED / _ERROR), in start order. */
   subagents: Subagent[];
+  /** The SSE id of the last frame folded (feed(), apply(event, {id})); absent when the frames
+   *  carried none. What a reconnect sends as Last-Event-ID; kept by snapshot() and restore(). */
+  lastEventId?: string;
 }
 
 /** One subagent invocation; nest them by parentSubagentRunId. */
@@ -232,7 +242,14 @@ export interface RunOptions {
   credentials?: RequestCredentials;
   /** Same-thread reducers only: the fetch to use (default globalThis.fetch). */
   fetch?: typeof fetch;
+  /** Reconnecting when the response is cut (default on, RESUME_DEFAULTS); false: never. */
+  resume?: boolean | ResumeOptions;
+  /** Continue the run from this SSE id instead of starting one (resume() passes state.lastEventId). */
+  lastEventId?: string;
 }
+
+export type { ResumeOptions, ReconnectInfo, RunReport } from './src/resume.js';
+import type { ResumeOptions, ReconnectInfo, RunReport } from './src/resume.js';
 
 /**
  * How a run() ended:
@@ -242,7 +259,9 @@ export interface RunOptions {
  * - 'aborted': options.signal aborted (or the reducer was disposed); a running run was stopped with
  *   stop() (status idle, no error);
  * - 'failed': a network error (fail(message, 'network')) or an HTTP error status
- *   (fail('HTTP <status>: <statusText>', '<status>')).
+ *   (fail('HTTP <status>: <statusText>', '<status>')); a refused reconnect (4xx) is
+ *   fail('resume failed: <the server's error>', <its code, e.g. 'resume_unavailable'>).
+ * A cut response is reconnected first (RunOptions.resume); these are the ends after that.
  */
 export type RunOutcome = 'completed' | 'incomplete' | 'aborted' | 'failed';
 
@@ -254,6 +273,8 @@ export type ReducerEvents = {
    *  that did not apply; found when the state is next read, as records are applied then).
    *  Without an 'error' handler these go to console.error. */
   error: unknown;
+  /** run() is reconnecting after a cut (a UI's "reconnecting…"). */
+  reconnect: ReconnectInfo;
 };
 
 // ---------------------------------------------------------------------------
@@ -282,12 +303,21 @@ export interface MirrorAPI {
   readonly store: Readable<AgentState>;
   readonly disposed: boolean;
   dispose(): void;
+  /** How the last run() or resume() ended, with its reconnects; null before one. */
+  readonly lastRun: RunReport | null;
+}
+
+/** apply()'s frame: the SSE "event:" field and "id:" field of the event, if any. */
+export interface FrameFields {
+  event?: string;
+  /** Recorded as state.lastEventId. */
+  id?: string;
 }
 
 /** A reducer running on the calling thread (page or worker). */
 export interface Reducer extends MirrorAPI {
-  /** Folds one event: an object, its JSON text or bytes. sseEventName is the SSE "event:" field, if any. */
-  apply(event: object | string | Uint8Array | ArrayBuffer, sseEventName?: string): ChangeRecord;
+  /** Folds one event: an object, its JSON text or bytes. frame: the SSE "event:" field, or both fields. */
+  apply(event: object | string | Uint8Array | ArrayBuffer, frame?: string | FrameFields): ChangeRecord;
   /** Folds a piece of a text/event-stream body, split anywhere; returns the non-empty records. */
   feed(chunk: string | Uint8Array | ArrayBuffer | ArrayBufferView): ChangeRecord[];
   /** Ends the SSE body being fed (an unterminated last event is dropped); the next feed starts a new one. */
@@ -316,14 +346,19 @@ export interface Reducer extends MirrorAPI {
   runInput(options?: RunInputOptions): RunAgentInput;
   /** The conversation in the official AG-UI Message[] shape. */
   messages(): JSONValue[];
-  /** POSTs input (default runInput()) to url and streams the SSE answer through feed. One run at a time. */
+  /** POSTs input (default runInput()) to url and streams the SSE answer through feed, reconnecting
+   *  when it is cut (options.resume). One run at a time. */
   run(url: string | URL, input?: RunAgentInput | object | string, options?: RunOptions): Promise<RunOutcome>;
+  /** After restore(): continues the run from state.lastEventId (run() with options.lastEventId;
+   *  input default runInput() with the state's run id). Settles at once, without a request, when
+   *  the state is not running or has no lastEventId (lastRun.reason 'nothing_to_resume'). */
+  resume(url: string | URL, input?: RunAgentInput | object | string, options?: RunOptions): Promise<RunOutcome>;
 }
 
 /** The same API with the wasm in a Web Worker: calls return Promises; the mirror
  *  (state, subscribe, on) lives on this thread and is updated before they resolve. */
 export interface WorkerReducer extends MirrorAPI {
-  apply(event: object | string | Uint8Array | ArrayBuffer, sseEventName?: string): Promise<ChangeRecord>;
+  apply(event: object | string | Uint8Array | ArrayBuffer, frame?: string | FrameFields): Promise<ChangeRecord>;
   feed(chunk: string | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<ChangeRecord[]>;
   endStream(): Promise<void>;
   addUserMessage(content: string | InputContent[], id?: string): Promise<ChangeRecord>;
@@ -337,8 +372,10 @@ export interface WorkerReducer extends MirrorAPI {
   restore(snapshot: AgentState | string): Promise<ChangeRecord>;
   runInput(options?: RunInputOptions): Promise<RunAgentInput>;
   messages(): Promise<JSONValue[]>;
-  /** The fetch and the SSE parsing run in the worker (options.fetch is not supported). */
+  /** The fetch and the SSE parsing run in the worker (options.fetch, resume.sleep and
+   *  resume.random are not supported). */
   run(url: string | URL, input?: RunAgentInput | object | string, options?: Omit<RunOptions, 'fetch'>): Promise<RunOutcome>;
+  resume(url: string | URL, input?: RunAgentInput | object | string, options?: Omit<RunOptions, 'fetch'>): Promise<RunOutcome>;
 }
 
 export interface ReducerFactory {

@@ -179,6 +179,10 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 	}
 }
 
+// dropLinger is how long a connection -drop-after cuts stays open after its
+// last frame.
+const dropLinger = 100 * time.Millisecond
+
 // serveRun streams a run to a connection and ends the connection as the
 // stream ended: -drop-after aborts it mid-body, as a network cut would.
 func (s *server) serveRun(w http.ResponseWriter, r *http.Request, run *loggedRun, from int) {
@@ -187,6 +191,13 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request, run *loggedRun
 		s.logf("agent: run %s: connection ended after %d frames (%v)", run.runID, sent, err)
 	}
 	if errors.Is(err, errDropped) {
+		// A browser drops the chunks a body stream still queues when the
+		// stream errors: a cut right after a burst of frames (the backlog
+		// a resumed connection starts with) would lose them all, every
+		// time. The connection lingers a moment first so that the client
+		// reads what was sent, as on a real network, where a cut rarely
+		// follows a write that closely.
+		time.Sleep(dropLinger)
 		panic(http.ErrAbortHandler) // closes the connection without ending the body
 	}
 }

@@ -36,6 +36,7 @@ func (p *Parser) processLine(line []byte, emit func(Event)) {
 		// A NUL byte is U+0000 after decoding, and vice versa.
 		if bytes.IndexByte(value, 0) < 0 {
 			p.id = decodeString(p.id, value)
+			p.ownID = true
 		}
 	case "retry":
 		if ms, ok := parseRetry(value); ok {
@@ -73,13 +74,13 @@ func parseRetry(b []byte) (int, bool) {
 // assembled event, if it has any data, then starts a new one.
 func (p *Parser) dispatch(emit func(Event)) {
 	p.lastID = p.id
-	typ, retry := p.typ, p.retry
-	p.typ, p.retry = "", 0
+	typ, retry, own := p.typ, p.retry, p.ownID
+	p.typ, p.retry, p.ownID = "", 0, false
 	if len(p.data) == 0 {
 		return
 	}
 	// Every data line appended an LF; the last one is a terminator, not data.
 	data := string(p.data[:len(p.data)-1])
 	p.data = p.data[:0]
-	emit(Event{Type: typ, Data: data, ID: p.lastID, Retry: retry})
+	emit(Event{Type: typ, Data: data, ID: p.lastID, HasID: own, Retry: retry})
 }

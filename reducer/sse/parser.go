@@ -18,6 +18,9 @@ type Event struct {
 	// value of the most recent valid "id" field of the stream, in this event
 	// or an earlier one.
 	ID string
+	// HasID reports whether the event set ID with an id field of its own
+	// (rather than keeping the one in force).
+	HasID bool
 	// Retry is the reconnection time in milliseconds set by a valid "retry"
 	// field of this event, or 0 if it had none (or set it to 0).
 	Retry int
@@ -52,6 +55,7 @@ type Parser struct {
 	data  []byte // data buffer, already decoded
 	typ   string // event type buffer
 	id    string // last event ID buffer
+	ownID bool   // the event being assembled has an id field
 	retry int    // retry field of the event being assembled, 0 if none
 
 	lastID    string // last event ID string: id as of the last blank line
@@ -259,6 +263,7 @@ func (p *Parser) tooLarge() {
 	p.line = nil
 	p.typ = ""
 	p.retry = 0
+	p.ownID = false
 }
 
 // Close ends the stream. Following the standard, an event not yet

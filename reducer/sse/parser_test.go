@@ -182,6 +182,38 @@ var parserTests = []struct {
 		want: []Event{{Data: "ok"}}, errs: []Error{tooLarge(10, 20)}},
 }
 
+func noHasID(events []Event) {
+	for i := range events {
+		events[i].HasID = false
+	}
+}
+
+// HasID tells an event's own id field from the id in force it keeps.
+func TestHasID(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []bool
+	}{
+		{"own ids", "id: 1\ndata: a\n\nid: 2\ndata: b\n\n", []bool{true, true}},
+		{"kept id", "id: 1\ndata: a\n\ndata: b\n\n", []bool{true, false}},
+		{"empty id field is its own", "id: 1\ndata: a\n\nid\ndata: b\n\n", []bool{true, true}},
+		{"id-only frame then data", "id: 1\n\ndata: a\n\n", []bool{false}},
+		{"id with NUL ignored", "id: 1\ndata: a\n\nid: x\x00\ndata: b\n\n", []bool{true, false}},
+		{"skipped too-large event's id", "id: 5\ndata: " + strings.Repeat("x", 40) + "\n\ndata: ok\n\n", []bool{false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []bool
+			p := NewParser(Options{MaxEventSize: 20})
+			p.Feed([]byte(tt.in), func(e Event) { got = append(got, e.HasID) })
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("HasID %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestParser(t *testing.T) {
 	for _, tt := range parserTests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,12 +222,14 @@ func TestParser(t *testing.T) {
 			in := []byte(tt.in)
 			for _, n := range []int{len(in) + 1, 1, 2, 3} {
 				got := feedChunks(opt, bytesChunks(in, n))
+				noHasID(got.Events) // the table leaves it out; TestHasID checks it
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("chunks of %d:\ngot  %+v\nwant %+v", n, got, want)
 				}
 			}
 			if tt.max == 0 {
 				events, lastID, retry := refParse(in)
+				noHasID(events)
 				if ref := (result{Events: events, LastID: lastID, Retry: retry}); !reflect.DeepEqual(ref, want) {
 					t.Errorf("reference implementation disagrees with the test:\nref  %+v\nwant %+v", ref, want)
 				}
@@ -206,7 +240,7 @@ func TestParser(t *testing.T) {
 
 func TestParseAll(t *testing.T) {
 	events, errs := ParseAll([]byte("id: 1\ndata: a\n\ndata: b\n"))
-	if want := []Event{{Data: "a", ID: "1"}}; !reflect.DeepEqual(events, want) || errs != nil {
+	if want := []Event{{Data: "a", ID: "1", HasID: true}}; !reflect.DeepEqual(events, want) || errs != nil {
 		t.Errorf("ParseAll = %+v, %v; want %+v, nil", events, errs, want)
 	}
 }
@@ -245,7 +279,7 @@ func TestFeedState(t *testing.T) {
 	p.Feed(nil, emit)
 	p.Feed([]byte("\ndata: b\r"), emit)
 	p.Feed([]byte("\r"), emit)
-	check("CR state", Event{Data: "a\nb", ID: "1"})
+	check("CR state", Event{Data: "a\nb", ID: "1", HasID: true})
 
 	// Close discards the pending event; the next stream may start with a
 	// BOM again and keeps the last event ID.
@@ -289,7 +323,7 @@ func TestChunkNotRetained(t *testing.T) {
 		buf[i] = '#'
 	}
 	p.Feed([]byte("y\n\n"), func(e Event) { got = append(got, e) })
-	if want := []Event{{Type: "t", Data: "xy", ID: "i"}}; !reflect.DeepEqual(got, want) {
+	if want := []Event{{Type: "t", Data: "xy", ID: "i", HasID: true}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }

@@ -78,6 +78,7 @@ func refParse(b []byte) (events []Event, lastID string, retry int) {
 	s := refDecode(b)
 	var data, typ, id strings.Builder
 	var evRetry int
+	var hasID bool
 	for {
 		i := strings.IndexAny(s, "\r\n")
 		if i < 0 {
@@ -94,11 +95,11 @@ func refParse(b []byte) (events []Event, lastID string, retry int) {
 			lastID = id.String()
 			if data.Len() > 0 {
 				d := strings.TrimSuffix(data.String(), "\n")
-				events = append(events, Event{Type: typ.String(), Data: d, ID: lastID, Retry: evRetry})
+				events = append(events, Event{Type: typ.String(), Data: d, ID: lastID, HasID: hasID, Retry: evRetry})
 			}
 			data.Reset()
 			typ.Reset()
-			evRetry = 0
+			evRetry, hasID = 0, false
 			continue
 		case line[0] == ':':
 			continue
@@ -116,6 +117,7 @@ func refParse(b []byte) (events []Event, lastID string, retry int) {
 			if !strings.Contains(value, "\x00") {
 				id.Reset()
 				id.WriteString(value)
+				hasID = true
 			}
 		case "retry":
 			if value != "" && strings.Trim(value, "0123456789") == "" {

@@ -296,6 +296,13 @@ try {
   reducer.subscribe(schedule);
   reducer.on('custom', onCustom);
   reducer.on('diagnostic', noteDiagnostic);
+  // run() reconnects when the connection is cut (agui-demo -drop-after N):
+  // say so until the next frames arrive (lastNote = null repaints then).
+  reducer.on('reconnect', (i) => {
+    setStatus('running', `reconnecting… (${i.reconnects})`);
+    lastNote = null;
+    logEvent('reconnect', `reconnect ${i.reconnects}`, `Last-Event-ID ${i.lastEventId} in ${i.delay} ms (${i.reason})`);
+  });
   await scenariosLoaded;
   window.aguiDemo = { reducer }; // for the console
   setBusy(false);

@@ -4,7 +4,7 @@
 
 import { applyOps, applyAppends } from './ops.js';
 
-const EVENT_TYPES = new Set(['custom', 'diagnostic', 'change', 'error']);
+const EVENT_TYPES = new Set(['custom', 'diagnostic', 'change', 'error', 'reconnect']);
 
 // Change ops wait in the mirror until the state is read; past this many
 // unread ops they are applied anyway, so an unread mirror stays bounded.
@@ -43,6 +43,9 @@ export class Mirror {
   get state() { return this.#pending.length === 0 ? this.#state : this.#build(); }
 
   getSnapshot() { return this.#pending.length === 0 ? this.#state : this.#build(); }
+
+  /** How the last run() or resume() ended: {outcome, reconnects, lastEventId, reason?}; null before one. */
+  lastRun = null;
 
   /** A number that changes whenever the state does (without building it). */
   get version() { return this.#version; }

@@ -6,7 +6,8 @@ import { COMPACT } from './core.js';
 import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { appendPath } from './ops.js';
 import { Mirror } from './mirror.js';
-import { runStream } from './transport.js';
+import { runStream, settle, nothingToResume } from './transport.js';
+import { restarted } from './resume.js';
 
 // Reducers garbage-collected without dispose() free their Go state: the
 // held value names the handle, never the reducer.
@@ -79,8 +80,20 @@ class AguiReducer extends Mirror {
 
   get disposed() { return this.#h === 0; }
 
-  apply(event, sseEventName = '') {
+  apply(event, frame = '') {
     const h = this.#handle();
+    const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
+    const id = typeof frame === 'string' ? undefined : frame?.id;
+    if (id != null) {
+      const rec = this.#apply(h, event, sseEventName);
+      const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
+      this._commit([idRec]);
+      return idRec.ops?.length ? { ...rec, ops: [...(rec.ops ?? []), ...idRec.ops] } : rec;
+    }
+    return this.#apply(h, event, sseEventName);
+  }
+
+  #apply(h, event, sseEventName) {
     let data;
     try { data = eventData(event); } catch (err) {
       const rec = badEventRecord(err);
@@ -203,6 +216,20 @@ class AguiReducer extends Mirror {
     return this.#value(this.#core.call('messages', this.#handle()));
   }
 
+  /** Continues the run the state holds from its lastEventId (after restore()). */
+  resume(url, input, options = {}) {
+    if (this.#h === 0) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
+    const id = this.#core.call('lastEventId', this.#h).text;
+    const running = this.#core.number('running', this.#h) === 1;
+    if (!id || !running) return nothingToResume(this, running, id);
+    return this.run(url, input ?? this.#resumeInput(), { ...options, lastEventId: id });
+  }
+
+  #resumeInput() {
+    const { threadId, runId } = this.state;
+    return this.runInput(runId ? { threadId, runId } : {});
+  }
+
   run(url, input, options = {}) {
     if (this.#h === 0) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
     if (this.#run) return Promise.reject(new Error('agui reducer: a run is already in progress on this reducer'));
@@ -217,12 +244,20 @@ class AguiReducer extends Mirror {
         return r.text;
       },
       endStream: () => { if (live()) this.endStream(); },
-      feed: (chunk) => { if (live()) this.feed(chunk); },
+      feed: (chunk) => live() && restarted(this.feed(chunk)),
+      lastEventId: () => (live() ? this.#core.call('lastEventId', h).text : ''),
+      setLastEventId: (id) => {
+        if (!live()) return;
+        const r = this.#core.call('setLastEventId', h, id);
+        const rec = JSON.parse(r.text);
+        if (rec.ops?.length) this._commit([rec]);
+      },
       fail: (message, code) => { if (live()) this.fail(message, code); },
       stop: () => { if (live()) this.stop(); },
       isRunning: () => live() && this.#core.number('running', h) === 1,
     };
-    return runStream(target, url, input, options, ctrl).finally(() => { this.#run = null; });
+    return settle(this, runStream(target, url, input, options, ctrl, (info) => this._emit('reconnect', info)))
+      .finally(() => { this.#run = null; });
   }
 
   dispose() {

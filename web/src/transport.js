@@ -1,4 +1,7 @@
-// run(): POST a RunAgentInput and stream the SSE response through feed.
+// run(): POST a RunAgentInput and stream the SSE response through feed,
+// reconnecting with Last-Event-ID when the response is cut (resume.js).
+
+import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus } from './resume.js';
 
 function isAbort(err, signal) {
   return signal?.aborted === true || err?.name === 'AbortError';
@@ -13,61 +16,110 @@ export function plainHeaders(headers) {
 
 /**
  * The transport shared by the same-thread and worker reducers. target's
- * methods may return promises. Resolves to 'completed', 'incomplete' (the
- * body ended while the run was still running), 'aborted' or 'failed'.
+ * methods may return promises; target.feed resolves to true when the
+ * chunk's records say the run was started again (resume.js, restarted).
+ * Resolves to {outcome, reconnects, lastEventId, reason?}: outcome is
+ * 'completed', 'incomplete' (the body ended while the run was still
+ * running), 'aborted' or 'failed'. options.lastEventId continues a run
+ * from that id (a page restored from a snapshot); without it the run is a
+ * fresh one and the state's lastEventId is cleared first.
  */
-export async function runStream(target, url, input, options = {}, ctrl = new AbortController()) {
-  const { signal, headers, fetch: fetchImpl = globalThis.fetch, credentials } = options ?? {};
+export async function runStream(target, url, input, options = {}, ctrl = new AbortController(), onReconnect) {
+  const { signal, headers, fetch: fetchImpl = globalThis.fetch, credentials, lastEventId: from } = options ?? {};
+  const policy = resumePolicy(options?.resume);
   const onAbort = () => ctrl.abort(signal?.reason);
   if (signal) {
-    if (signal.aborted) return 'aborted';
+    if (signal.aborted) return { outcome: 'aborted', reconnects: 0, lastEventId: '' };
     signal.addEventListener('abort', onAbort, { once: true });
   }
   try {
     const body = input === undefined || input === null ? await target.runInputText()
       : typeof input === 'string' ? input : JSON.stringify(input);
-    await target.endStream(); // a fresh SSE parser for this response
-    let response;
-    try {
-      response = await fetchImpl(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', ...plainHeaders(headers) },
-        body,
-        signal: ctrl.signal,
-        ...(credentials ? { credentials } : {}),
-      });
-    } catch (err) {
-      if (isAbort(err, ctrl.signal)) { await target.stop(); return 'aborted'; }
-      await target.fail(err?.message || String(err), 'network');
-      return 'failed';
-    }
-    if (!response.ok) {
-      response.body?.cancel().catch(() => {});
-      await target.fail(`HTTP ${response.status}: ${response.statusText}`, String(response.status));
-      return 'failed';
-    }
-    if (response.body) {
-      const reader = response.body.getReader();
+    if (!from) await target.setLastEventId(''); // a new run: no cursor from an earlier one
+
+    const attempt = async (cursor) => {
+      await target.endStream(); // a fresh SSE parser for this response
+      let response;
       try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          await target.feed(value);
-          if (ctrl.signal.aborted) throw ctrl.signal.reason ?? new DOMException('aborted', 'AbortError');
-        }
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json', Accept: 'text/event-stream', ...plainHeaders(headers),
+            ...(cursor ? { 'Last-Event-ID': cursor } : {}),
+          },
+          body,
+          signal: ctrl.signal,
+          ...(credentials ? { credentials } : {}),
+        });
       } catch (err) {
-        reader.cancel().catch(() => {});
-        await target.endStream();
-        if (isAbort(err, ctrl.signal)) { await target.stop(); return 'aborted'; }
-        await target.fail(err?.message || String(err), 'network');
-        return 'failed';
+        if (isAbort(err, ctrl.signal)) return { end: await stopped() };
+        return { cut: 'network', error: err };
       }
-    }
-    await target.endStream();
-    return (await target.isRunning()) ? 'incomplete' : 'completed';
+      if (!response.ok) {
+        if (cursor && !retryableStatus(response.status)) {
+          const { message, code } = await resumeRefusal(response);
+          await target.fail(message, code);
+          return { end: 'failed' };
+        }
+        response.body?.cancel().catch(() => {});
+        if (cursor) return { cut: 'http', error: { status: response.status, statusText: response.statusText } };
+        await target.fail(`HTTP ${response.status}: ${response.statusText}`, String(response.status));
+        return { end: 'failed' };
+      }
+      let again = false;
+      if (response.body) {
+        const reader = response.body.getReader();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            if (await target.feed(value)) again = true;
+            if (ctrl.signal.aborted) throw ctrl.signal.reason ?? new DOMException('aborted', 'AbortError');
+          }
+        } catch (err) {
+          reader.cancel().catch(() => {});
+          await target.endStream();
+          if (isAbort(err, ctrl.signal)) return { end: await stopped() };
+          return { cut: 'network', error: err, restarted: again };
+        }
+      }
+      await target.endStream();
+      return (await target.isRunning()) ? { cut: 'incomplete', restarted: again } : { end: 'completed' };
+    };
+    const stopped = async () => { await target.stop(); return 'aborted'; };
+    const giveUp = async (cut, error) => {
+      if (cut === 'incomplete') return 'incomplete';
+      if (cut === 'http') {
+        await target.fail(`HTTP ${error.status}: ${error.statusText}`, String(error.status));
+      } else {
+        await target.fail(error?.message || String(error), 'network');
+      }
+      return 'failed';
+    };
+    return await resumeLoop({
+      policy, signal: ctrl.signal, from, attempt, giveUp, stop: stopped, onReconnect,
+      cursor: () => target.lastEventId(),
+    });
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** run()'s and resume()'s promise: the outcome, with the report in reducer.lastRun. */
+export async function settle(reducer, report) {
+  const r = await report;
+  reducer.lastRun = r;
+  return r.outcome;
+}
+
+/**
+ * resume() with nothing to continue settles without a request: the run is
+ * over ('completed'), or it is running but no frame had an id ('incomplete').
+ */
+export function nothingToResume(reducer, running, id) {
+  return settle(reducer, Promise.resolve({
+    outcome: running ? 'incomplete' : 'completed', reconnects: 0, lastEventId: id, reason: 'nothing_to_resume',
+  }));
 }
 
 /** run(reducer, url, input, options): the same as reducer.run(url, input, options). */

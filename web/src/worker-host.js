@@ -4,7 +4,8 @@ import { baseURL, LoadError } from './loader.js';
 import { packageFiles } from './package-files.js';
 import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { Mirror } from './mirror.js';
-import { plainHeaders } from './transport.js';
+import { plainHeaders, settle, nothingToResume } from './transport.js';
+import { portablePolicy } from './resume.js';
 
 // Worker reducers garbage-collected without dispose() are disposed in the
 // worker: the held value names the host and the reducer id, never the
@@ -62,6 +63,10 @@ class WorkerHost {
   #onMessage(m) {
     if (m.op === 'records') { // pushed by a run
       this.#reducers.get(m.rid)?.deref()?._commit(JSON.parse(m.text));
+      return;
+    }
+    if (m.op === 'reconnect') {
+      this.#reducers.get(m.rid)?.deref()?._emit('reconnect', m.info);
       return;
     }
     const p = this.#pending.get(m.id);
@@ -138,7 +143,9 @@ class WorkerReducer extends Mirror {
 
   get disposed() { return this.#disposed; }
 
-  apply(event, sseEventName = '') {
+  apply(event, frame = '') {
+    const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
+    const id = typeof frame === 'string' || frame?.id == null ? undefined : String(frame.id);
     let data = event;
     if (typeof event !== 'string' && !(event instanceof Uint8Array) && !(event instanceof ArrayBuffer)) {
       try { data = JSON.stringify(event); } catch (err) {
@@ -147,7 +154,7 @@ class WorkerReducer extends Mirror {
         return Promise.resolve(rec);
       }
     }
-    return this.#call('apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName]);
+    return this.#call('apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName, id]);
   }
 
   // As in page mode (reducer.js): a string chunk's trailing high surrogate
@@ -214,6 +221,17 @@ class WorkerReducer extends Mirror {
   runInput(options = {}) { return this.#call('runInput', [JSON.stringify(options ?? {})]); }
   messages() { return this.#call('messages', []); }
 
+  /** Continues the run the state holds from its lastEventId (after restore()). */
+  async resume(url, input, options = {}) {
+    const { id, running } = await this.#call('cursor', []);
+    if (!id || !running) return nothingToResume(this, running, id);
+    if (input == null) {
+      const { threadId, runId } = this.state;
+      input = await this.runInput(runId ? { threadId, runId } : {});
+    }
+    return this.run(url, input, { ...options, lastEventId: id });
+  }
+
   /** The fetch runs in the worker too; records come back as it streams. */
   run(url, input, options = {}) {
     if (this.#disposed) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
@@ -221,6 +239,8 @@ class WorkerReducer extends Mirror {
     const { signal, headers, credentials } = options ?? {};
     if (options?.fetch) return Promise.reject(new TypeError('agui reducer: a worker reducer cannot use a custom fetch'));
     if (signal?.aborted) return Promise.resolve('aborted');
+    let resume;
+    try { resume = portablePolicy(options?.resume); } catch (err) { return Promise.reject(err); }
     const runId = `${this.#rid}:${Math.random().toString(36).slice(2)}`;
     const onAbort = () => this.#host._post({ op: 'abort', runId });
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -231,7 +251,9 @@ class WorkerReducer extends Mirror {
       input: input === undefined || input === null ? null : typeof input === 'string' ? input : JSON.stringify(input),
       headers: plainHeaders(headers),
       credentials,
-    }).finally(() => {
+      resume,
+      lastEventId: options?.lastEventId ?? null,
+    }).then((report) => settle(this, report)).finally(() => {
       this.#runs--;
       signal?.removeEventListener('abort', onAbort);
     });
