@@ -14,8 +14,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { from, of, lastValueFrom, toArray } from 'rxjs';
-import { CompatibilityBoundary, enforceEvents, transformChunks, defaultApplyEvents } from '@ag-ui/client';
+import { from, of, lastValueFrom, toArray, Subject } from 'rxjs';
+import { CompatibilityBoundary, enforceEvents, transformChunks, verifyEvents, defaultApplyEvents } from '@ag-ui/client';
 import { loadReducer } from '../web/agui.node.js';
 
 const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
@@ -121,7 +121,7 @@ export function genStream(seed) {
   const started = [];
   const steps = 4 + Math.floor(rand() * 10);
   for (let s = 0; s < steps; s++) {
-    switch (Math.floor(rand() * 11)) {
+    switch (Math.floor(rand() * 13)) {
       case 0: { // a subagent starts
         const sid = id('sa');
         ev.push({ type: 'SUBAGENT_STARTED', subagentRunId: sid, name: pick(['researcher', 'writer']), ...(subs.length && rand() < 0.5 ? { parentSubagentRunId: pick(subs) } : {}) });
@@ -199,6 +199,37 @@ export function genStream(seed) {
         started.push(cid);
         break;
       }
+      case 11: // what the 1.0 schema rejects (dropped by runAgent, refused by ours) or trims
+        ev.push(pick([
+          { type: 'CUSTOM', name: 'x', value: 1, timestamp: 1.5 },
+          { type: 'CUSTOM', name: 'x' },
+          { type: 'RAW', source: 'p' },
+          { type: 'STATE_DELTA', delta: [{ op: 'add', path: 'd', value: 1 }] },
+          { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/d~2', value: 1 }] },
+          { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/d' }] },
+          { type: 'STATE_DELTA', delta: [{ op: 'frob', path: '/d' }, { op: 'add', path: '/e', value: text() }] },
+          { type: 'TEXT_MESSAGE_START', messageId: id('bad'), role: '' },
+          { type: 'TEXT_MESSAGE_CHUNK', messageId: id('bad'), role: null, delta: 'x' },
+          { type: 'TEXT_MESSAGE_CHUNK', messageId: id('bad'), delta: null },
+          { type: 'STATE_SNAPSHOT', snapshot: { t: 1 }, timestamp: 1700000000000 },
+        ]));
+        break;
+      case 12: { // content parts: unknown and malformed ones, and chunk carriers
+        if (started.length) {
+          ev.push({ type: 'TOOL_CALL_RESULT', messageId: id('res'), toolCallId: pick(started), content: pick([
+            [{ type: 'text', text: text() }, { type: 'sticker', id: 's' }],
+            [{ type: 'image', source: { type: 'ftp', value: 'x' } }, { type: 'text', text: text() }],
+            [{ type: 'document', id: 'd', source: { type: 'file', value: 'f-1', provider: 'openai' } }],
+            [{ type: 'audio', source: { type: 'data', value: 'AAA' } }],
+            [{ type: 'text' }],
+            [{ type: 'binary', mimeType: 'image/png', data: 'AA' }, { type: 'text', text: 't' }],
+          ]) });
+        }
+        const mid = id('k');
+        ev.push({ type: 'TEXT_MESSAGE_CHUNK', messageId: mid, delta: pick(WORDS), ...(rand() < 0.5 ? { rawEvent: { p: 1 } } : {}) });
+        ev.push(pick([{ type: 'TEXT_MESSAGE_CHUNK', rawEvent: { p: 2 } }, { type: 'TEXT_MESSAGE_CHUNK', metadata: { m: 1 } }, { type: 'TEXT_MESSAGE_CHUNK', role: 'assistant', delta: '!' }]));
+        break;
+      }
       case 10: // custom, raw, steps
         ev.push(tag(pick([{ type: 'CUSTOM', name: 'x', value: 1 }, { type: 'RAW', event: { a: 1 } }, { type: 'STEP_STARTED', stepName: 's' }])));
         break;
@@ -209,10 +240,72 @@ export function genStream(seed) {
   return ev;
 }
 
+// ---- strict mode against verifyEvents ------------------------------------------
+
+/** Breaks a valid stream the way producers do: an event dropped, repeated,
+ *  moved later, or tagged with another (or an unknown) subagent. */
+export function mutate(seed, events) {
+  const rand = prng(seed ^ 0x5bd1e995);
+  const ev = events.map((e) => structuredClone(e));
+  const subs = [...new Set(ev.filter((e) => e.type === 'SUBAGENT_STARTED').map((e) => e.subagentRunId)), 'zz'];
+  const runScoped = /^(RUN_|MESSAGES_SNAPSHOT|SUBAGENT_)/;
+  for (let k = 1 + Math.floor(rand() * 2); k > 0; k--) {
+    const i = 1 + Math.floor(rand() * (ev.length - 1));
+    switch (Math.floor(rand() * 4)) {
+      case 0: ev.splice(i, 1); break;
+      case 1: if (ev[i].type !== 'RUN_STARTED') ev.splice(i + 1 + Math.floor(rand() * 3), 0, structuredClone(ev[i])); break;
+      case 2: if (ev[i].type !== 'RUN_STARTED') { const [e] = ev.splice(i, 1); ev.splice(Math.min(ev.length, i + 1 + Math.floor(rand() * 6)), 0, e); } break;
+      case 3: if (!runScoped.test(ev[i].type)) ev[i].subagentRunId = subs[Math.floor(rand() * subs.length)]; break;
+    }
+  }
+  return ev;
+}
+
+/** The first event the official pipeline throws on (enforceEvents dropping
+ *  what it rejects, then transformChunks → verifyEvents), as [index, message]. */
+function officialFirstThrow(events) {
+  const src = new Subject();
+  let at = -1; let failure = null;
+  transformChunks(false)(src).pipe(verifyEvents(false)).subscribe({ error(e) { failure ??= [at, e.message]; } });
+  for (let i = 0; i < events.length && !failure; i++) {
+    let passed = [];
+    try {
+      let err = null;
+      enforceEvents(false)(of(structuredClone(events[i]))).subscribe({ next(e) { passed.push(e); }, error(e) { err = e; } });
+      if (err) passed = [];
+    } catch { passed = []; }
+    at = i;
+    for (const e of passed) src.next(e);
+  }
+  return failure;
+}
+
+const strict = factory.createReducer({ deterministicIds: true, strict: true });
+/** The first event strict mode reports (an order or chunk error), as [index, message]. */
+function ourFirstReport(events) {
+  strict.reset();
+  for (let i = 0; i < events.length; i++) {
+    const d = (strict.apply(events[i]).diagnostics ?? []).find((d) => d.code === 'order' || d.code === 'bad_chunk');
+    if (d) return [i, d.message];
+  }
+  return null;
+}
+
 // ---- the tests ----------------------------------------------------------------
 
 test(`differential: ${STREAMS} generated 1.0 streams fold alike`, quiet(async () => {
   for (let seed = 1; seed <= STREAMS; seed++) await compare(genStream(seed), `seed ${seed}`);
+}));
+
+test(`differential: strict mode reports the first event verifyEvents throws on, in ${STREAMS} broken streams`, quiet(async () => {
+  let broken = 0;
+  for (let seed = 1; seed <= STREAMS; seed++) {
+    const events = mutate(seed, genStream(seed));
+    const want = officialFirstThrow(events);
+    if (want) broken++;
+    assert.deepStrictEqual(ourFirstReport(events), want, `seed ${seed}\n${events.map((e) => JSON.stringify(e)).join('\n')}`);
+  }
+  assert.ok(broken > STREAMS / 4, `only ${broken} streams broken`);
 }));
 
 test('differential: the reference examples fold alike', quiet(async () => {

@@ -881,15 +881,18 @@ func toolContent(v jsontree.Value) string {
 	return string(jsontree.AppendJSON(nil, v))
 }
 
-// timestampOf reads a numeric timestamp (milliseconds), as the canonical
-// decoder does; other types count as absent ("").
+// timestampOf reads a numeric timestamp (milliseconds); other types count
+// as absent (""), and so does a number AG-UI 1.0 does not take (a
+// fraction, or past ±(2^53-1)): the canonical decoder would refuse the
+// translated event for it, and the foreign dialect never promised one.
 func timestampOf(obj *jsontree.Object) jsontree.Number {
 	v, _ := obj.Get("timestamp")
 	n, ok := v.(jsontree.Number)
 	if !ok {
 		return ""
 	}
-	if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+	const max = 1<<53 - 1
+	if f, err := strconv.ParseFloat(string(n), 64); err != nil || f < -max || f > max || f != float64(int64(f)) {
 		return ""
 	}
 	return n

@@ -277,6 +277,13 @@ func TestTanStackVariant(t *testing.T) {
 
 func TestTanStackLegacy(t *testing.T) {
 	runFrameCases(t, []eventCase{
+		{"a fractional timestamp counts as absent", Options{}, []string{
+			`{"type":"thinking","id":"r","content":"hm","timestamp":1700000000000.5}`,
+			`{"type":"content","id":"r","delta":"hi","timestamp":1700000000001.5}`,
+		}, func(t *testing.T, s state, cs []*Change) {
+			assert.Empty(t, codes(cs))
+			assert.Equal(t, "hm", msg(s, 0)["reasoning"])
+		}},
 		{"content completes open tool calls", Options{}, []string{
 			`{"type":"tool_call","id":"r","toolCall":{"id":"c","function":{"name":"f","arguments":"{\"a\":1}"}},"index":0}`,
 			`{"type":"content","id":"r","delta":"done"}`,

@@ -218,11 +218,11 @@ func (r *Reducer) chunkLaneFor(kind int, typ string, idKey string, id string, ha
 		for _, l := range r.chunks.lanes {
 			if l.kind == kind && l.id == id {
 				if ev.HasSubagentRunID && ev.SubagentRunID != l.owner {
-					who := "'" + l.owner + "'"
-					if l.owner == "" {
+					who := l.owner
+					if who == "" {
 						who = "(the parent agent)"
 					}
-					return "", errorf("bad_chunk", "Cannot continue "+name+" '"+id+"': chunk subagentRunId '"+ev.SubagentRunID+"' does not match the open stream's subagent "+who+".")
+					return "", errorf("bad_chunk", "Cannot continue "+name+" '"+id+"': chunk subagentRunId '"+ev.SubagentRunID+"' does not match the open stream's subagent '"+who+"'.")
 				}
 				return l.owner, nil
 			}
@@ -265,10 +265,12 @@ func (r *Reducer) openLane(owner string, kind int, id string, emit func(*Event))
 	return l
 }
 
-// tagged copies a chunk's tag onto an event it synthesizes, else the
-// lane's.
+// tagged copies a chunk's tag onto an event it synthesizes, a null one
+// included (1.0 carries it on, for the verifier), else the lane's.
 func tagged(e *Event, ev *Event, owner string) {
-	if ev.HasSubagentRunID {
+	if ev.nulls&nullTag != 0 {
+		e.nulls |= nullTag
+	} else if ev.HasSubagentRunID {
 		e.SubagentRunID, e.HasSubagentRunID = ev.SubagentRunID, true
 	} else if owner != "" {
 		e.SubagentRunID, e.HasSubagentRunID = owner, true
@@ -314,10 +316,11 @@ func (r *Reducer) textChunk(c *Change, ev *Event, emit func(*Event)) {
 		l = r.openLane(owner, chunkText, ev.MessageID, emit)
 		l.role, l.name, l.hasName = role, ev.Name, ev.HasName
 		start := Event{Type: TextMessageStart, MessageID: ev.MessageID, Role: role, Name: ev.Name, HasName: ev.HasName, Metadata: ev.Metadata, SubagentRunID: ev.SubagentRunID, HasSubagentRunID: ev.HasSubagentRunID}
+		start.nulls = ev.nulls & nullTag // an opener keeps a null tag
 		emit(&start)
 		emitted = true
 	}
-	if ev.HasDelta || ev.RawEvent != nil || !emitted && ev.Metadata != nil {
+	if ev.HasDelta || ev.RawEvent != nil || !emitted && zeroDeltaCarrier(ev) {
 		content := Event{Type: TextMessageContent, MessageID: l.id, Delta: ev.Delta, HasDelta: true, Metadata: ev.Metadata, RawEvent: ev.RawEvent}
 		tagged(&content, ev, owner)
 		emit(&content)
@@ -363,10 +366,11 @@ func (r *Reducer) toolChunk(c *Change, ev *Event, emit func(*Event)) {
 		l = r.openLane(owner, chunkTool, ev.ToolCallID, emit)
 		l.toolName, l.parent = ev.ToolCallName, ev.ParentMessageID
 		start := Event{Type: ToolCallStart, ToolCallID: ev.ToolCallID, ToolCallName: ev.ToolCallName, ParentMessageID: ev.ParentMessageID, Metadata: ev.Metadata, SubagentRunID: ev.SubagentRunID, HasSubagentRunID: ev.HasSubagentRunID}
+		start.nulls = ev.nulls & nullTag // an opener keeps a null tag
 		emit(&start)
 		emitted = true
 	}
-	if ev.HasDelta || ev.RawEvent != nil || !emitted && ev.Metadata != nil {
+	if ev.HasDelta || ev.RawEvent != nil || !emitted && zeroDeltaCarrier(ev) {
 		args := Event{Type: ToolCallArgs, ToolCallID: l.id, Delta: ev.Delta, HasDelta: true, Metadata: ev.Metadata, RawEvent: ev.RawEvent}
 		tagged(&args, ev, owner)
 		emit(&args)
@@ -400,14 +404,25 @@ func (r *Reducer) reasoningChunk(c *Change, ev *Event, emit func(*Event)) {
 	if opening {
 		l = r.openLane(owner, chunkReasoning, ev.MessageID, emit)
 		start := Event{Type: ReasoningMessageStart, MessageID: ev.MessageID, Role: "reasoning", Metadata: ev.Metadata, Timestamp: ev.Timestamp, HasTimestamp: ev.HasTimestamp, SubagentRunID: ev.SubagentRunID, HasSubagentRunID: ev.HasSubagentRunID}
+		start.nulls = ev.nulls & nullTag // an opener keeps a null tag
 		emit(&start)
 		emitted = true
 	}
-	if ev.HasDelta || ev.RawEvent != nil || !emitted && ev.Metadata != nil {
+	if ev.HasDelta || ev.RawEvent != nil || !emitted && zeroDeltaCarrier(ev) {
 		content := Event{Type: ReasoningMessageContent, MessageID: l.id, Delta: ev.Delta, HasDelta: true, Metadata: ev.Metadata, RawEvent: ev.RawEvent}
 		tagged(&content, ev, owner)
 		emit(&content)
 	}
+}
+
+// zeroDeltaCarrier reports whether a continuation chunk that synthesized
+// nothing still yields a delta:"" CONTENT/ARGS event, as 1.0 does: when it
+// carries metadata or a null tag (which must reach the verifier). 1.0 also
+// fires it for a rawEvent (emitted above whatever the delta) and for
+// properties the chunk schema does not describe; runAgent's enforcement
+// strips those before the transform, so it never fires for them there.
+func zeroDeltaCarrier(ev *Event) bool {
+	return ev.Metadata != nil || ev.nulls&nullTag != 0
 }
 
 // isCanonical reports whether t is a canonical AG-UI event type.

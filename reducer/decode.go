@@ -1,8 +1,6 @@
 package reducer
 
 import (
-	"strconv"
-
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -62,10 +60,11 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		if !isNum {
 			return Event{}, errorf("bad_event", d.typ+": timestamp must be a number")
 		}
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err == nil {
-			ev.Timestamp, ev.HasTimestamp = f, true
+		f, ok := parseTimestamp(string(n))
+		if !ok {
+			return Event{}, errorf("bad_event", d.typ+": timestamp must be an integer within ±(2^53-1)")
 		}
+		ev.Timestamp, ev.HasTimestamp = f, true
 	}
 	ev.RawEvent, _ = obj.Get("rawEvent")
 	ev.Metadata = d.metadata()
@@ -78,13 +77,16 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	default:
 		ev.SubagentRunID, ev.HasSubagentRunID = d.optStr("subagentRunId")
 	}
+	if isNull(obj, "subagentRunId") {
+		ev.nulls |= nullTag
+	}
 
 	switch ev.Type {
 	case TextMessageStart:
 		ev.MessageID = d.str("messageId", true)
-		ev.Role = d.str("role", false)
-		if ev.Role == "" {
-			ev.Role = "assistant"
+		ev.Role = "assistant" // absent: the reducer's default, not the schema's
+		if v, ok := obj.Get("role"); ok {
+			ev.Role, _ = v.(string) // null and "" are not roles
 		}
 		switch ev.Role {
 		case "assistant", "user", "system", "developer":
@@ -103,16 +105,18 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.Role = d.str("role", false)
 	case TextMessageChunk, ReasoningMessageChunk:
 		ev.MessageID, ev.HasMessageID = d.optStr("messageId")
-		ev.Role, _ = d.optStr("role")
-		switch ev.Role {
-		case "", "assistant", "user", "system", "developer":
-		default:
-			if ev.Type == TextMessageChunk {
+		// 1.0's transform no longer repairs a falsy role or delta: a
+		// present null or "" reaches the schema, which rejects it.
+		if v, ok := obj.Get("role"); ok && ev.Type == TextMessageChunk {
+			ev.Role, _ = v.(string)
+			switch ev.Role {
+			case "assistant", "user", "system", "developer":
+			default:
 				d.fail("role must be one of developer, system, assistant, user")
 			}
 		}
 		ev.Name, ev.HasName = d.optStr("name")
-		ev.Delta, ev.HasDelta = d.optStr("delta")
+		ev.Delta, ev.HasDelta = d.presentStr("delta")
 	case ToolCallStart:
 		ev.ToolCallID = d.str("toolCallId", true)
 		ev.ToolCallName = d.str("toolCallName", true)
@@ -148,7 +152,7 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		}
 		ev.Snapshot = v
 	case StateDelta:
-		ev.Patch = d.array("delta", true)
+		ev.Patch = d.patchOps("delta", d.array("delta", true))
 	case MessagesSnapshot:
 		ev.Messages = d.array("messages", true)
 	case ActivitySnapshot:
@@ -170,15 +174,21 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	case ActivityDelta:
 		ev.MessageID = d.str("messageId", true)
 		ev.ActivityType = d.str("activityType", true)
-		if p := d.array("patch", false); p != nil {
+		if p := d.patchOps("patch", d.array("patch", false)); p != nil {
 			ev.Patch = p
 		}
 	case Raw:
-		ev.RawBody, _ = obj.Get("event")
+		var ok bool
+		if ev.RawBody, ok = obj.Get("event"); !ok {
+			d.fail("event is required")
+		}
 		ev.Source, _ = d.optStr("source")
 	case Custom:
 		ev.CustomName = d.str("name", true)
 		ev.Value, ev.HasValue = obj.Get("value")
+		if !ev.HasValue {
+			d.fail("value is required")
+		}
 	case RunStarted:
 		ev.ThreadID = d.str("threadId", true)
 		ev.RunID = d.str("runId", true)
@@ -228,15 +238,18 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.Name = d.str("name", true)
 		ev.HasName = true
 		ev.Description, ev.HasDescription = d.optStr("description")
-		ev.ParentSubagentRunID, _ = d.optStr("parentSubagentRunId")
+		ev.ParentSubagentRunID, ev.hasParentSubagent = d.optStr("parentSubagentRunId")
 		ev.ParentToolCallID, _ = d.optStr("parentToolCallId")
 		ev.ParentMessageID, _ = d.optStr("parentMessageId")
+		ev.nulls |= nullIf(obj, "description", nullDescription) | nullIf(obj, "parentSubagentRunId", nullParentSubagent) |
+			nullIf(obj, "parentToolCallId", nullParentToolCall) | nullIf(obj, "parentMessageId", nullParentMessage)
 	case SubagentFinished:
 		ev.Result, ev.HasResult = obj.Get("result")
 		if ev.HasResult && ev.Result == nil {
 			ev.HasResult = false // the compatibility boundary drops result: null
 		}
 		ev.Outcome = d.object("outcome")
+		ev.nulls |= nullIf(obj, "outcome", nullOutcome)
 		if ev.Outcome != nil {
 			switch t, _ := ev.Outcome.Get("type"); t {
 			case "success":
@@ -245,12 +258,16 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 					d.fail("outcome.interruptIds must be an array of strings")
 				}
 			default:
-				ev.Outcome = nil // unknown member: deleted, read as success
+				// An unknown member: deleted, read as success (strict
+				// mode reports it, as the official verifier does).
+				ev.rare = &eventRare{unknownOutcome: jsText(t)}
+				ev.Outcome = nil
 			}
 		}
 	case SubagentError:
 		ev.Message = d.str("message", true)
 		ev.Code, ev.HasCode = d.optStr("code")
+		ev.nulls |= nullIf(obj, "code", nullCode)
 	case ReasoningEncryptedValue:
 		ev.Subtype = d.str("subtype", true)
 		if ev.Subtype != "tool-call" && ev.Subtype != "message" {
@@ -262,7 +279,18 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 	if d.err != nil {
 		return Event{}, d.err
 	}
+	if d.removed != nil {
+		ev.rare = &eventRare{removed: d.removed}
+	}
 	return ev, nil
+}
+
+// nullIf is bit when o spells key null.
+func nullIf(o *jsontree.Object, key string, bit nullFields) nullFields {
+	if isNull(o, key) {
+		return bit
+	}
+	return 0
 }
 
 // isStringArray reports whether v is an array of strings.
@@ -287,21 +315,7 @@ func (d *fields) toolContent() jsontree.Value {
 	case string:
 		return v
 	case *jsontree.Array:
-		for _, p := range v.Elems {
-			o, isObj := p.(*jsontree.Object)
-			if !isObj {
-				d.fail("content parts must be objects")
-				return nil
-			}
-			if t, _ := o.Get("type"); t == nil {
-				d.fail("content part type is required")
-				return nil
-			} else if _, isStr := t.(string); !isStr {
-				d.fail("content part type must be a string")
-				return nil
-			}
-		}
-		return v
+		return d.contentParts("content", v)
 	}
 	if !ok || v == nil {
 		d.fail("content is required")
@@ -314,9 +328,10 @@ func (d *fields) toolContent() jsontree.Value {
 // fields reads typed fields from an event object, remembering the first
 // problem so that decoding code stays linear.
 type fields struct {
-	obj *jsontree.Object
-	typ string
-	err *Error
+	obj     *jsontree.Object
+	typ     string
+	err     *Error
+	removed []string // unknown array members dropped (schema.go)
 }
 
 func (d *fields) fail(msg string) {
@@ -343,6 +358,20 @@ func (d *fields) str(key string, required bool) string {
 		d.fail(key + " must be a string")
 	}
 	return s
+}
+
+// presentStr reads an optional string that may not be null.
+func (d *fields) presentStr(key string) (string, bool) {
+	v, ok := d.obj.Get(key)
+	if !ok {
+		return "", false
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		d.fail(key + " must be a string")
+		return "", false
+	}
+	return s, true
 }
 
 // optStr reads an optional string; null counts as absent.

@@ -3,7 +3,6 @@ package reducer
 import (
 	"bytes"
 	"errors"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -17,9 +16,11 @@ var errNotHot = errors.New("not a hot event")
 // without building a tree: they are nearly every event of a stream, and a
 // provider's rawEvent payload is only validated, never materialised. It
 // reports ok=false, and the caller takes the general path, for anything
-// else (another type, an unexpected member, a malformed event).
-func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
-	var id, delta, meta, ts []byte
+// else (another type, an unexpected member, a malformed event). The
+// subagentRunId is decoded only when needTag: the reducer's fold of a token
+// never reads it, only an open chunk lane and strict mode do.
+func decodeHot(data []byte, maxDepth int, needTag bool) (ev Event, ok bool) {
+	var id, delta, meta, ts, tag []byte
 	hasID, hasDelta := false, false
 	err := jsontree.ScanObject(data, jsontree.ParseOptions{MaxDepth: maxDepth}, func(key, value []byte) error {
 		switch string(key) {
@@ -59,9 +60,15 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 		case "rawEvent":
 			// Validated by the scan; not needed by the reducer.
 		case "subagentRunId":
-			// Content never touches a message's tag; a bad value takes the
-			// general path, which reports it.
-			if k := jsontree.KindOf(value); k != jsontree.KindString && k != jsontree.KindNull {
+			// Content never touches a message's tag, but the tag names the
+			// chunk lane it closes and strict mode checks it; a bad value
+			// takes the general path, which reports it.
+			switch jsontree.KindOf(value) {
+			case jsontree.KindString:
+				tag = value
+			case jsontree.KindNull:
+				ev.nulls |= nullTag
+			default:
 				return errNotHot
 			}
 		default:
@@ -88,14 +95,22 @@ func decodeHot(data []byte, maxDepth int) (ev Event, ok bool) {
 	if ev.Delta, err = jsontree.UnquoteString(delta); err != nil {
 		return Event{}, false
 	}
+	if tag != nil && needTag {
+		if ev.SubagentRunID, err = jsontree.UnquoteString(tag); err != nil {
+			return Event{}, false
+		}
+		ev.HasSubagentRunID = true
+	}
 	ev.HasDelta = true
 	if ts != nil && jsontree.KindOf(ts) != jsontree.KindNull {
 		if jsontree.KindOf(ts) != jsontree.KindNumber {
 			return Event{}, false
 		}
-		if f, err := strconv.ParseFloat(string(ts), 64); err == nil {
-			ev.Timestamp, ev.HasTimestamp = f, true
+		f, ok := parseTimestamp(string(ts))
+		if !ok {
+			return Event{}, false // the general path refuses it
 		}
+		ev.Timestamp, ev.HasTimestamp = f, true
 	}
 	if meta != nil {
 		if jsontree.KindOf(meta) != jsontree.KindObject {

@@ -124,4 +124,30 @@ type Event struct {
 	HasDescription      bool
 	ParentSubagentRunID string
 	ParentToolCallID    string
+
+	// What the decoder saw that the fields above do not say.
+	nulls             nullFields // optional fields spelled null, which strict mode reports
+	hasParentSubagent bool       // SUBAGENT_STARTED: parentSubagentRunId present ("" is an id)
+	rare              *eventRare // nil on nearly every event
 }
+
+// eventRare is what few events carry, kept out of Event so that every
+// event does not grow by it.
+type eventRare struct {
+	removed        []string // unknown array members removed (schema.go), for warnings
+	unknownOutcome string   // SUBAGENT_FINISHED: the type of an outcome deleted as unknown
+}
+
+// nullFields records which optional fields an event spelled null: the
+// reducer reads them as absent, the official verifier rejects them.
+type nullFields uint8
+
+const (
+	nullTag nullFields = 1 << iota // subagentRunId
+	nullDescription
+	nullParentSubagent
+	nullParentToolCall
+	nullParentMessage
+	nullOutcome
+	nullCode
+)

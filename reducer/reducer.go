@@ -20,9 +20,10 @@ const (
 
 // Options configure a Reducer. The zero value is ready to use.
 type Options struct {
-	// Strict additionally reports, as error-level diagnostics, the event
-	// orderings the official client's verifier rejects. The events are
-	// still applied.
+	// Strict additionally reports, as error-level diagnostics (code
+	// "order", the official message), what the official 1.0 client's
+	// verifyEvents rejects: ordering, pairing, subagent lifecycle and
+	// attribution. The events are still applied.
 	Strict bool
 
 	// Clock returns the current time in milliseconds. It times reasoning
@@ -178,7 +179,7 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 		return
 	}
 	var ok bool
-	if r.hot, ok = decodeHot(data, r.opt.MaxDepth); ok {
+	if r.hot, ok = decodeHot(data, r.opt.MaxDepth, r.opt.Strict || len(r.chunks.lanes) > 0); ok {
 		r.applyEvent(c, &r.hot)
 		r.hot = Event{}
 		return
@@ -239,6 +240,11 @@ func cloneArr(a *jsontree.Array) *jsontree.Array {
 func (r *Reducer) applyEvent(c *Change, ev *Event) {
 	if r.skipReplay(c, ev) {
 		return
+	}
+	if ev.rare != nil {
+		for _, p := range ev.rare.removed {
+			c.warn("unknown_member", string(ev.Type)+": removed the unknown member at '"+p+"'")
+		}
 	}
 	if ev.Type == Custom && ev.CustomName == AmendEvent {
 		r.amend(c, ev)

@@ -586,7 +586,7 @@ func TestChunks(t *testing.T) {
 			`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"a"}`,
 			`{"type":"RAW","event":1}`,
 			`{"type":"TEXT_MESSAGE_CHUNK","delta":"b"}`,
-			`{"type":"CUSTOM","name":"x"}`,
+			`{"type":"CUSTOM","name":"x","value":1}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, "ab", msg(s, 0)["content"])
 			assert.Equal(t, false, msg(s, 0)["streaming"])
@@ -664,7 +664,7 @@ func TestStrict(t *testing.T) {
 			`{"type":"TEXT_MESSAGE_CONTENT","messageId":"x","delta":"a"}`,
 			`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}`,
 			`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`,
-			`{"type":"CUSTOM","name":"late"}`,
+			`{"type":"CUSTOM","name":"late","value":1}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, []string{"order", "order", "unknown_message", "order", "order"}, codes(cs))
 			assert.Len(t, msgs(s), 2)

@@ -1,7 +1,6 @@
 package reducer
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/agui-reducer/agui/reducer/jsonpatch"
@@ -190,10 +189,7 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 	r.newest = r.epoch
 }
 
-func cloneVerifier(v verifier) verifier {
-	v.messages, v.tools, v.steps = maps.Clone(v.messages), maps.Clone(v.tools), maps.Clone(v.steps)
-	return v
-}
+func cloneVerifier(v verifier) verifier { return v.clone() }
 
 // closeCheckpoint forgets checkpoint i (its run ended).
 func (r *Reducer) closeCheckpoint(i int) {

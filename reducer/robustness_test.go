@@ -75,7 +75,7 @@ func hostileCheck(t *testing.T, opt Options, ev string) *Change {
 	got.Diagnostics = append([]Diagnostic(nil), c.Diagnostics...)
 	k.finish(t)
 	c = Change{}
-	k.r.ApplyInto(&c, []byte(`{"type":"CUSTOM","name":"next"}`))
+	k.r.ApplyInto(&c, []byte(`{"type":"CUSTOM","name":"next","value":1}`))
 	require.False(t, refused(&c), "next valid event: %+v", c.Diagnostics)
 	require.Len(t, c.Events, 1)
 	k.check(t, &c, nil)
@@ -433,7 +433,7 @@ func TestBugStreamErrorOrder(t *testing.T) {
 	r := New(Options{MaxEventBytes: 64})
 	var got []string
 	s := r.NewStream()
-	s.Feed([]byte("data: {\"type\":\"CUSTOM\",\"name\":\""+strings.Repeat("n", 100)+"\"}\n\ndata: {\"type\":\"CUSTOM\",\"name\":\"ok\"}\n\n"), func(c *Change) {
+	s.Feed([]byte("data: {\"type\":\"CUSTOM\",\"name\":\""+strings.Repeat("n", 100)+"\"}\n\ndata: {\"type\":\"CUSTOM\",\"name\":\"ok\",\"value\":1}\n\n"), func(c *Change) {
 		for _, d := range c.Diagnostics {
 			got = append(got, d.Code)
 		}

@@ -16,6 +16,9 @@ import (
 // the change record names one.
 func (r *Reducer) checkEvent(ev *Event) *Error {
 	bad := func(msg string) *Error { return errorf("bad_event", string(ev.Type)+": "+msg) }
+	if ev.HasTimestamp && !validTimestamp(ev.Timestamp) {
+		return bad("timestamp must be an integer within ±(2^53-1)")
+	}
 	switch ev.Type {
 	case ToolCallResult:
 		if _, ok := ev.Content.(string); !ok {

@@ -165,7 +165,8 @@ export interface ChangeRecord {
 // Options
 
 export interface ReducerOptions {
-  /** Also report the orderings the official client's verifier rejects (error diagnostics). Default false. */
+  /** Also report what the official 1.0 client's verifyEvents rejects (`order` error diagnostics,
+   *  with its messages); the events are still applied. Default false. */
   strict?: boolean;
   /** Event shapes accepted: "auto" (default: detected per event), or pinned to one of
    *  "agui", "sse-contract", "tanstack", "streaming" (see docs/dialects.md). */

@@ -2,7 +2,7 @@
 
 import { baseURL, LoadError } from './loader.js';
 import { packageFiles } from './package-files.js';
-import { chunkData, compactBytes, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
+import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { Mirror } from './mirror.js';
 import { plainHeaders, settle, nothingToResume } from './transport.js';
 import { portablePolicy } from './resume.js';
@@ -157,8 +157,37 @@ class WorkerReducer extends Mirror {
     return this.#call('apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName, id]);
   }
 
-  feed(chunk) { return this.#call('feed', [compactBytes(chunkData(chunk))]); }
-  endStream() { return this.#call('endStream', []); }
+  // As in page mode (reducer.js): a string chunk's trailing high surrogate
+  // waits for the next chunk, so the pair reaches the reducer whole, and a
+  // lone half goes escaped (UTF-8 cannot carry it to the worker's reducer).
+  #high = '';
+
+  feed(chunk) {
+    let data = chunkData(chunk);
+    if (typeof data !== 'string') {
+      if (this.#high !== '') this.#flushHigh();
+      return this.#call('feed', [compactBytes(data)]);
+    }
+    data = this.#high + data;
+    this.#high = '';
+    if (endsHigh(data)) {
+      this.#high = data.slice(-1);
+      data = data.slice(0, -1);
+    }
+    return this.#call('feed', [escapeLone(data)]);
+  }
+
+  /** Sends a held high half on alone; its records are committed as they come. */
+  #flushHigh() {
+    const lone = escapeLone(this.#high);
+    this.#high = '';
+    this.#call('feed', [lone]).catch((err) => this._report(err));
+  }
+
+  endStream() {
+    if (this.#high !== '') this.#flushHigh();
+    return this.#call('endStream', []);
+  }
   addUserMessage(content, id) { return this.#call('addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])]); }
   addToolResult(toolCallId, content) {
     return this.#call('addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);

@@ -83,7 +83,7 @@ test('custom events, state updates, diagnostics and change records', () => {
   r.apply('{not json');
   r.apply({ type: 'SOMETHING_NEW' });
   off();
-  r.apply({ type: 'CUSTOM', name: 'later' });
+  r.apply({ type: 'CUSTOM', name: 'later', value: 1 });
   assert.deepStrictEqual(rec, { events: [{ type: 'custom', name: 'progress', value: { pct: 50 } }] });
   assert.deepStrictEqual(custom.slice(0, 2), [
     { type: 'custom', name: 'progress', value: { pct: 50 } },

@@ -95,7 +95,8 @@ const cases = [
   { name: 'hex number', event: '{"type":"STATE_SNAPSHOT","snapshot":{"n":0x10}}', codes: [['bad_json', ERROR]], same: true },
   { name: 'leading zero', event: '{"type":"STATE_SNAPSHOT","snapshot":{"n":01}}', codes: [['bad_json', ERROR]], same: true },
   { name: 'huge numbers', event: '{"type":"STATE_DELTA","delta":[{"op":"add","path":"/big","value":1e400},{"op":"add","path":"/tiny","value":-1e-400},{"op":"add","path":"/long","value":123456789012345678901234567890}]}', codes: [], same: false },
-  { name: 'huge timestamp', event: '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x","timestamp":1e400}', codes: [], same: false },
+  // 1.0: a timestamp is an integer within ±(2^53-1).
+  { name: 'huge timestamp', event: '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x","timestamp":1e400}', codes: [['bad_event', ERROR]], same: true },
   // Unknown ids, every event kind that names something
   { name: 'content for unknown message', event: '{"type":"TEXT_MESSAGE_CONTENT","messageId":"nope","delta":"x"}', codes: [['unknown_message', WARN]], same: true },
   { name: 'end for unknown message', event: '{"type":"TEXT_MESSAGE_END","messageId":"nope"}', codes: [['unknown_message', WARN]], same: true },
@@ -122,7 +123,8 @@ const cases = [
   { name: 'patch failing at its last op (atomic)', event: '{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/n","value":2},{"op":"add","path":"/a/b/-","value":4},{"op":"remove","path":"/a/b/7"}]}', codes: [['patch_failed', ERROR]], same: true },
   { name: 'patch with a failing test op last', event: '{"type":"STATE_DELTA","delta":[{"op":"add","path":"/z","value":1},{"op":"test","path":"/n","value":2}]}', codes: [['patch_failed', ERROR]], same: true },
   { name: 'activity patch failing at its last op', event: '{"type":"ACTIVITY_DELTA","messageId":"act","activityType":"P","patch":[{"op":"add","path":"/y","value":2},{"op":"remove","path":"/nope"}]}', codes: [['patch_failed', ERROR]], same: true },
-  { name: 'patch with an unknown op', event: '{"type":"STATE_DELTA","delta":[{"op":"bogus","path":"/a"}]}', codes: [['patch_failed', ERROR]], same: true },
+  // 1.0: an unknown op is removed from the patch, as enforcement removes it.
+  { name: 'patch with an unknown op', event: '{"type":"STATE_DELTA","delta":[{"op":"bogus","path":"/a"}]}', codes: [['unknown_member', WARN]], same: true },
   { name: 'patch through __proto__', event: '{"type":"STATE_DELTA","delta":[{"op":"add","path":"/__proto__/polluted","value":true}]}', codes: [['patch_failed', ERROR]], same: true },
   { name: 'patch through constructor/prototype', event: '{"type":"STATE_DELTA","delta":[{"op":"add","path":"/constructor/prototype/polluted","value":1}]}', codes: [['patch_failed', ERROR]], same: true },
   // JS-side: not serialisable
@@ -262,16 +264,16 @@ const sseCases = [
   { name: 'frame truncated mid-JSON, then a blank line', body: 'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","del\n\n', codes: [['bad_json', ERROR]] },
   { name: 'frame cut mid-line, ended by endStream', body: 'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"lost"}', codes: [], end: true },
   { name: 'frame without blank line, ended by endStream', body: 'data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"lost"}\n', codes: [], end: true },
-  { name: 'multi-line data joined with a newline', body: 'data: {"type":"CUSTOM",\ndata: "name":"x"}\n\n', codes: [] },
-  { name: 'lines without a field name', body: 'garbage\n{"type":"CUSTOM","name":"x"}\n\n', codes: [] },
+  { name: 'multi-line data joined with a newline', body: 'data: {"type":"CUSTOM",\ndata: "name":"x","value":1}\n\n', codes: [] },
+  { name: 'lines without a field name', body: 'garbage\n{"type":"CUSTOM","name":"x","value":1}\n\n', codes: [] },
   { name: 'comments, id, retry and unknown fields only', body: ': hi\nid: 7\nretry: 10\nfoo: bar\n\n', codes: [] },
   { name: 'empty data', body: 'data:\n\n', codes: [['bad_json', ERROR]] },
   { name: 'NUL bytes', body: 'data: \u0000\u0000\n\n', codes: [['bad_json', ERROR]] },
   { name: 'invalid UTF-8 inside a frame', bytes: Uint8Array.of(...enc.encode('data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"'), 0xff, 0xc0, 0x80, ...enc.encode('"}\n\n')), codes: [] },
-  { name: 'CR-only line endings', body: 'data: {"type":"CUSTOM","name":"x"}\r\r', codes: [] },
+  { name: 'CR-only line endings', body: 'data: {"type":"CUSTOM","name":"x","value":1}\r\r', codes: [] },
   { name: 'event name of another dialect', body: 'event: tool_call_start\ndata: {"nope":1}\n\n', codes: null },
   { name: 'a run of blank lines', body: '\n\n\n\n\r\n\r\n', codes: [] },
-  { name: 'a valid frame then a truncated one', body: 'data: {"type":"CUSTOM","name":"a"}\n\ndata: {"type":"CUS\n\n', codes: [['bad_json', ERROR]] },
+  { name: 'a valid frame then a truncated one', body: 'data: {"type":"CUSTOM","name":"a","value":1}\n\ndata: {"type":"CUS\n\n', codes: [['bad_json', ERROR]] },
 ];
 
 for (const tc of sseCases) {
@@ -351,7 +353,7 @@ test('limits: defaults are 16 MiB per event, 512 deep, 32 MiB per field', () => 
   // record comes after those of the frames completed by the same feed():
   // TestBugStreamErrorOrder.)
   const r2 = factory.createReducer({ maxEventBytes: 64 });
-  const recs = r2.feed(`data: {"type":"CUSTOM","name":"${'n'.repeat(100)}"}\n\ndata: {"type":"CUSTOM","name":"ok"}\n\n`);
+  const recs = r2.feed(`data: {"type":"CUSTOM","name":"${'n'.repeat(100)}"}\n\ndata: {"type":"CUSTOM","name":"ok","value":1}\n\n`);
   assert.deepStrictEqual(recs.map((rec) => codesOf(rec)[0]?.[0] ?? rec.events[0].name).sort(), ['ok', 'too_large']);
   r.dispose();
   r2.dispose();

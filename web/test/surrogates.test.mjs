@@ -4,7 +4,8 @@
 // and byte chunks split anywhere, in the mirror and in runInput().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer } from '../agui.node.js';
+import { loadReducer, createWorkerHost } from '../agui.node.js';
+import { serve } from '../agui-worker.js';
 import { wasmURL } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);
@@ -32,7 +33,7 @@ const events = [
   { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
 ];
 
-function check(r) {
+function check(r, input = r.runInput()) {
   const m = r.state.messages.find((x) => x.id === 'm');
   assert.equal(m.content, 'hi 🎉! lone \ud83c');
   assert.equal(r.state.messages.find((x) => x.id === 'm2').content, '🎉😀🎉');
@@ -40,7 +41,6 @@ function check(r) {
   const tc = r.state.toolCalls[0];
   assert.equal(tc.argsText, '{"a":"x🎉"}');
   assert.deepEqual(tc.args, { a: 'x🎉' });
-  const input = r.runInput();
   const msg = input.messages.find((x) => x.id === 'm');
   assert.equal(msg.content, 'hi 🎉! lone \ud83c');
   assert.equal(msg.toolCalls[0].function.arguments, '{"a":"x🎉"}');
@@ -75,5 +75,37 @@ test('feed(): string and byte chunks split anywhere, pairs whole in the text', (
     for (let i = 0; i < escaped.length; i += size) r.feed(escaped.subarray(i, i + size));
     r.endStream();
     check(r);
+  }
+});
+
+test('worker mode: feed() of string chunks split inside pairs, and lone halves mid-chunk', async () => {
+  const { port1, port2 } = new MessageChannel();
+  serve(port2);
+  const host = createWorkerHost({ worker: port1, wasmURL });
+  try {
+    const text = events.map((e) => 'data: ' + JSON.stringify(e).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))) + '\n\n').join('');
+    for (const size of [1, 2, 3, 7, 50]) {
+      const r = await host.createReducer();
+      const pending = [];
+      for (let i = 0; i < text.length; i += size) pending.push(r.feed(text.slice(i, i + size)));
+      pending.push(r.endStream());
+      const recs = (await Promise.all(pending)).flat().filter(Boolean);
+      assert.ok(!recs.some((rec) => (rec.diagnostics ?? []).some((d) => d.level === 'error')), `size ${size}`);
+      check(r, await r.runInput());
+      // The worker's own state agrees with the mirror.
+      assert.deepStrictEqual(await r.snapshot(), r.state);
+      r.dispose();
+    }
+    // A high half held back, then bytes: it goes on alone, before them.
+    const r = await host.createReducer();
+    const head = text.slice(0, text.indexOf('hi ') + 3) + '\ud83c';
+    await r.feed(head);
+    await r.feed(new TextEncoder().encode('!"}\n\n'));
+    await r.endStream();
+    assert.equal(r.state.messages.find((x) => x.id === 'm').content, 'hi \ud83c!');
+    r.dispose();
+  } finally {
+    host.terminate();
+    port2.close();
   }
 });
