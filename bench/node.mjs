@@ -56,7 +56,7 @@ const res = await runBench({
 });
 res.sizes = sizes;
 res.runtime = { name: 'node', version: process.version, v8: process.versions.v8 };
-res.bars.push({ bar: 'brotli module ≤ 700 KB', value: sizes.brotli / 1024, met: sizes.brotli <= 700 * 1024 });
+res.bars.push({ bar: 'brotli module ≤ 700 KB', value: sizes.brotli / 1024, met: sizes.brotli <= 700000 });
 res.reliability = await runReliability({
   wasmURL,
   now: () => performance.now(),
