@@ -1,5 +1,7 @@
 package reducer
 
+import "strings"
+
 // Event ids. A server that supports resuming gives each SSE frame an id
 // (docs/resume.md); the state keeps the id of the last frame folded, so a
 // client that reconnects, or a page restored from a snapshot, can send it
@@ -62,9 +64,19 @@ func (e *eventIDs) forget() { *e = eventIDs{} }
 // Stream does for every frame it folds; a host that parses frames itself
 // calls it after applying each one. "" clears it (a frame without an id).
 // The change is empty when the id is the one already recorded. Clearing
-// it forgets the ids folded so far.
+// it forgets the ids folded so far. An id that no SSE frame can carry and
+// no Last-Event-ID header can send (NUL, CR or LF), or one longer than
+// Options.MaxFieldBytes, is refused with bad_event and changes nothing.
 func (r *Reducer) SetLastEventID(id string) *Change {
 	c := new(Change)
+	if strings.ContainsAny(id, "\x00\r\n") {
+		c.fail("bad_event", "event id must not contain NUL, CR or LF")
+		return c
+	}
+	if len(id) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "event id exceeds the field limit")
+		return c
+	}
 	r.setLastEventID(c, id)
 	return c
 }

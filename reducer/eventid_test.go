@@ -233,3 +233,22 @@ func TestFrameWithoutOwnIDIsFolded(t *testing.T) {
 	require.Equal(t, "hihihi", string(r.State().Messages[0].text))
 	require.Equal(t, "a:3", r.State().LastEventID)
 }
+
+// An id no SSE frame or Last-Event-ID header can carry is refused, and the
+// state keeps the id it had.
+func TestSetLastEventIDRefusesBadIDs(t *testing.T) {
+	r := New(Options{MaxFieldBytes: 16})
+	r.SetLastEventID("run.1:3")
+	for _, tc := range []struct{ id, code string }{
+		{"a\nid: forged", "bad_event"},
+		{"a\rb", "bad_event"},
+		{"a\x00b", "bad_event"},
+		{strings.Repeat("x", 17), "too_large"},
+	} {
+		c := r.SetLastEventID(tc.id)
+		require.Len(t, c.Diagnostics, 1, "%q", tc.id)
+		require.Equal(t, tc.code, c.Diagnostics[0].Code, "%q", tc.id)
+		require.Empty(t, c.Ops, "%q", tc.id)
+		require.Equal(t, "run.1:3", r.State().LastEventID, "%q", tc.id)
+	}
+}

@@ -88,7 +88,12 @@ class AguiReducer extends Mirror {
       const rec = this.#apply(h, event, sseEventName);
       const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
       this._commit([idRec]);
-      return idRec.ops?.length ? { ...rec, ops: [...(rec.ops ?? []), ...idRec.ops] } : rec;
+      if (!idRec.ops?.length && !idRec.diagnostics?.length) return rec;
+      return {
+        ...rec,
+        ops: [...(rec.ops ?? []), ...(idRec.ops ?? [])],
+        diagnostics: [...(rec.diagnostics ?? []), ...(idRec.diagnostics ?? [])],
+      };
     }
     return this.#apply(h, event, sseEventName);
   }

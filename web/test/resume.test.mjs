@@ -280,6 +280,16 @@ test('apply(event, {id}) records the id as the cursor', () => {
   r.dispose();
 });
 
+test('apply(event, {id}) refuses an id no frame can carry, and keeps the cursor', () => {
+  const r = factory.createReducer({ deterministicIds: true });
+  r.apply(LINES[0], { id: 'x:1' });
+  const rec = r.apply(LINES[1], { id: 'x:2\nid: forged' });
+  assert.ok(rec.diagnostics.some((d) => d.code === 'bad_event'), JSON.stringify(rec.diagnostics));
+  assert.equal(r.state.lastEventId, 'x:1');
+  assert.equal(r.snapshot().lastEventId, 'x:1');
+  r.dispose();
+});
+
 test('worker reducers reconnect too, and report it', async () => {
   const srv = await scripted(cutsAt(4, 15));
   const { port1, port2 } = new MessageChannel();
