@@ -86,16 +86,23 @@ export function chatSubscriber(sink) {
 /**
  * One conversation through one agent class: resolves to {turnMs: [ms per
  * turn], events: [events per turn], messages, state, sink}. make(config) →
- * agent.
+ * agent. With carry (the floor, which folds nothing), the agent is given,
+ * before each turn and outside the timing, the messages and state the
+ * conversation holds by then: runAgent's per-run work over them
+ * (RunAgentInput's clone and validation) is paid as by the agents that fold.
  */
-export async function converse(make, conv, { subscribers, now, between = tick }) {
+export async function converse(make, conv, { subscribers, now, between = tick, carry = false }) {
   const turns = conv.turns.map((t) => sseChunks(t.events));
   const fetch = fakeFetch(turns);
   const agent = make({ url: 'http://bench.invalid/agent', threadId: conv.threadId, fetch });
   const sink = { n: 0, chars: 0 };
   for (let i = 0; i < subscribers; i++) agent.subscribe(chatSubscriber(sink));
   const turnMs = [];
-  for (const t of conv.turns) {
+  for (const [i, t] of conv.turns.entries()) {
+    if (carry) {
+      agent.messages = conv.messages(i);
+      agent.state = conv.state(i) ?? {};
+    }
     await between();
     const t0 = now();
     await agent.runAgent({ runId: t.runId });
@@ -115,7 +122,8 @@ export function canon(v) {
  * and the reducer's withReducer: 'official', 'ours', and 'floor' — HttpAgent
  * with an apply step that folds nothing and fires no subscriber, i.e. what
  * both agents pay before applying (HTTP body reading, SSE parsing, schema
- * validation, the middleware chain, enforcement, verification).
+ * validation, the middleware chain, enforcement, verification, and per run
+ * the RunAgentInput over the conversation so far: converse's carry).
  */
 export function sides({ HttpAgent, withReducer, ignoreElements, endWith, factory }) {
   const Ours = withReducer(HttpAgent);
@@ -146,7 +154,7 @@ export async function runAgentBench(options) {
   // A warm-up: both agents' JavaScript optimised and the wasm tiered up
   // before the first measured turn (a cold start is the module load's).
   const warm = generate({ turns: 5, seed: 1 });
-  for (let i = 0; i < 3; i++) for (const side of ['official', 'ours', 'floor']) await converse(make[side], warm, { subscribers: 1, now });
+  for (let i = 0; i < 3; i++) for (const side of ['official', 'ours', 'floor']) await converse(make[side], warm, { subscribers: 1, now, carry: side === 'floor' });
   for (const subs of subscribers) {
     for (const turns of lengths) {
       const conv = generate({ turns, seed: 7 + turns });
@@ -161,7 +169,7 @@ export async function runAgentBench(options) {
           collect();
           await tick();
           longTasks?.reset();
-          const r = await converse(make[side], conv, { subscribers: subs, now });
+          const r = await converse(make[side], conv, { subscribers: subs, now, carry: side === 'floor' });
           await tick();
           if (longTasks !== null) longest[side] = Math.max(longest[side], longTasks.longest());
           runs[side].push(r);
@@ -208,10 +216,24 @@ function bars(rows, browser) {
   const at = (subs, turns) => rows.find((r) => r.subscribers === subs && r.turns === turns);
   const out = [];
   const r25 = at(10, 25), r100 = at(10, 100), r1 = at(1, 1);
-  if (r25) out.push({ bar: '10 subscribers, 25 turns: ≥ 50× faster than HttpAgent (per event)', value: r25.ratio, met: r25.ratio >= 50 });
-  if (r100) out.push({ bar: '10 subscribers, 100 turns: ≥ 300× faster than HttpAgent (per event)', value: r100.ratio, met: r100.ratio >= 300 });
-  if (r100 && browser) out.push({ bar: '10 subscribers, 100 turns: no main-thread task over 50 ms (ms)', value: r100.longTaskMs.ours, met: r100.longTaskMs.ours <= 50 });
-  if (r1) out.push({ bar: '1 subscriber, 1 turn: no slower than HttpAgent (per event)', value: r1.ratio, met: r1.ratio >= 1 });
+  // subscribers and turns name the row a bar reads (agent.mjs puts the
+  // development-mode row's value beside it).
+  if (r25) out.push({ bar: '10 subscribers, 25 turns: ≥ 50× faster than HttpAgent (per event)', value: r25.ratio, met: r25.ratio >= 50, subscribers: 10, turns: 25 });
+  if (r100) out.push({ bar: '10 subscribers, 100 turns: ≥ 300× faster than HttpAgent (per event)', value: r100.ratio, met: r100.ratio >= 300, subscribers: 10, turns: 100 });
+  if (r100 && browser) out.push({ bar: '10 subscribers, 100 turns: no main-thread task over 50 ms (ms)', value: r100.longTaskMs.ours, met: r100.longTaskMs.ours <= 50, subscribers: 10, turns: 100, longTask: true });
+  if (r1) out.push({ bar: '1 subscriber, 1 turn: no slower than HttpAgent (per event)', value: r1.ratio, met: r1.ratio >= 1, subscribers: 1, turns: 1 });
   for (const r of rows) if (!r.same) out.push({ bar: `${r.subscribers} subscriber(s), ${r.turns} turns: both agents end equal`, value: 0, met: false });
   return out;
+}
+
+/**
+ * Puts the development-mode figure beside each production bar (dev: the
+ * value the development rows give; the bars are judged on production).
+ */
+export function withDev(bars, devRows) {
+  for (const b of bars) {
+    const r = devRows.find((x) => x.subscribers === b.subscribers && x.turns === b.turns);
+    if (r !== undefined) b.dev = b.longTask ? r.longTaskMs?.ours : r.ratio;
+  }
+  return bars;
 }

@@ -3,12 +3,16 @@
 // through their `fetch` option (agent-core.mjs), first in this Node process,
 // then in a page of headless Chromium (served from 127.0.0.1 like
 // browser.mjs's, the official client through the same import map), which
-// also records the main thread's long tasks. Prints both tables and writes
-// bench/results-agent.json.
+// also records the main thread's long tasks. Each runtime runs twice: in
+// production mode, then in development mode (NODE_ENV=development: a child
+// Node process, and a page that defines process.env before the modules
+// load), where the official client clones and freezes per subscriber round
+// and the drop-in freezes. Prints the tables and writes
+// bench/results-agent.json; the bars are judged on the production rows.
 //
-//   node bench/agent.mjs [--quick] [--node-only] [--out FILE]
+//   node bench/agent.mjs [--quick] [--node-only] [--no-dev] [--out FILE]
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -16,9 +20,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { spawn } from 'node:child_process';
 import { buildImportMap } from './importmap.mjs';
 import { startServer } from './serve.mjs';
 import { agentTable } from './report.mjs';
+import { withDev } from './agent-core.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(benchDir);
@@ -28,6 +34,10 @@ const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-agent.json');
 const options = quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
+// Development mode: the rows the bars read, and one subscriber at 1 turn.
+const devOptions = quick ? options : { lengths: [1, 25, 100], subscribers: [1, 10] };
+const devChild = args.includes('--dev-child'); // this process is the Node development run
+const withDevRuns = !args.includes('--no-dev') && !devChild;
 
 // Both clients warn about odd streams; these are well formed, and the
 // compatibility boundary's notices are not what is measured.
@@ -52,21 +62,43 @@ async function inNode() {
   const t2 = performance.now();
   const { runAgentBench, sides } = await import('./agent-core.mjs');
   const res = await runAgentBench({
-    ...options,
+    ...(devChild ? devOptions : options),
     make: sides({ HttpAgent: client.HttpAgent, withReducer, ignoreElements: rx.ignoreElements, endWith: rx.endWith, factory }),
     now: () => performance.now(),
-    log: (s) => console.error(`  [node] ${s}`),
+    log: (s) => console.error(`  [node${devChild ? ', development' : ''}] ${s}`),
   });
   res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
   res.runtime = { name: 'node', version: process.version };
+  res.mode = process.env.NODE_ENV === 'development' ? 'development' : 'production';
   return res;
 }
 
-function page(importMap, opts) {
+/** The Node development run: this script again, in a child with NODE_ENV=development. */
+async function inNodeDev() {
+  const dir = await mkdtemp(join(tmpdir(), 'agui-agent-dev-'));
+  const file = join(dir, 'dev.json');
+  try {
+    const code = await new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--dev-child', '--out', file, ...(quick ? ['--quick'] : [])], {
+        env: { ...process.env, NODE_ENV: 'development' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      child.on('error', reject);
+      child.on('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`the development-mode run exited with ${code}`);
+    return JSON.parse(await readFile(file, 'utf8'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function page(importMap, opts, dev = false) {
   return `<!doctype html>
 <meta charset="utf-8">
 <title>agui drop-in agent bench</title>
 <script type="importmap">${JSON.stringify(importMap)}</script>
+${dev ? `<script>globalThis.process = { env: { NODE_ENV: 'development' } };</script>` : ''}
 <script type="module">
   window.runIt = async () => {
     // The main thread's long tasks (over 50 ms), from the observer's buffer.
@@ -95,10 +127,11 @@ function page(importMap, opts) {
       ...${JSON.stringify(opts)},
       make: sides({ HttpAgent: client.HttpAgent, withReducer, ignoreElements: rx.ignoreElements, endWith: rx.endWith, factory }),
       now: () => performance.now(),
-      log: (s) => console.log('[chromium] ' + s),
+      log: (s) => console.log('[chromium${dev ? ', development' : ''}] ' + s),
       longTasks,
     });
     res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
+    res.mode = ${dev ? "'development'" : "'production'"};
     return res;
   };
   window.benchReady = true;
@@ -109,7 +142,10 @@ function page(importMap, opts) {
 async function inChromium() {
   const { chromium } = await import('playwright-core');
   const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
-  const server = await startServer(root, { '/bench/agent-page.html': page(importMap, options) });
+  const server = await startServer(root, {
+    '/bench/agent-page.html': page(importMap, options),
+    '/bench/agent-page-dev.html': page(importMap, devOptions, true),
+  });
   const profile = await mkdtemp(join(tmpdir(), 'agui-agent-bench-'));
   let context;
   try {
@@ -121,22 +157,30 @@ async function inChromium() {
         '--disable-component-update', '--disable-sync', '--disable-quic', '--js-flags=--expose-gc',
       ],
     });
-    const p = context.pages()[0] ?? await context.newPage();
-    p.setDefaultTimeout(0);
-    const problems = [];
-    p.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-      else if (m.text().startsWith('[chromium]')) console.error(`  ${m.text()}`);
-    });
-    p.on('pageerror', (e) => problems.push(e.message));
-    p.on('request', (r) => { if (!r.url().startsWith(server.url)) problems.push(`request outside 127.0.0.1: ${r.url()}`); });
-    await p.goto(`${server.url}/bench/agent-page.html`);
-    await p.waitForFunction(() => window.benchReady === true || undefined, null, { timeout: 60_000 }).catch(() => {
-      throw new Error(`the bench page did not load: ${problems.join('; ')}`);
-    });
-    const res = await p.evaluate(() => window.runIt());
-    res.runtime = { name: 'chromium', version: await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent) };
-    if (problems.length) res.problems = problems;
+    // One page per mode: each loads its modules afresh (the drop-in reads
+    // NODE_ENV when its modules load).
+    const run = async (path) => {
+      const p = await context.newPage();
+      p.setDefaultTimeout(0);
+      const problems = [];
+      p.on('console', (m) => {
+        if (m.type() === 'error') problems.push(m.text());
+        else if (m.text().startsWith('[chromium')) console.error(`  ${m.text()}`);
+      });
+      p.on('pageerror', (e) => problems.push(e.message));
+      p.on('request', (r) => { if (!r.url().startsWith(server.url)) problems.push(`request outside 127.0.0.1: ${r.url()}`); });
+      await p.goto(`${server.url}${path}`);
+      await p.waitForFunction(() => window.benchReady === true || undefined, null, { timeout: 60_000 }).catch(() => {
+        throw new Error(`the bench page did not load: ${problems.join('; ')}`);
+      });
+      const res = await p.evaluate(() => window.runIt());
+      res.runtime = { name: 'chromium', version: await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent) };
+      if (problems.length) res.problems = problems;
+      await p.close();
+      return res;
+    };
+    const res = await run('/bench/agent-page.html');
+    if (withDevRuns) res.dev = await run('/bench/agent-page-dev.html');
     return res;
   } finally {
     await context?.close();
@@ -145,8 +189,17 @@ async function inChromium() {
   }
 }
 
+if (devChild) {
+  await writeFile(out, JSON.stringify(await inNode()));
+  process.exit(0);
+}
+
 const t0 = Date.now();
 const results = { node: await inNode() };
+if (withDevRuns) {
+  results.node.dev = await inNodeDev();
+  withDev(results.node.bars, results.node.dev.rows);
+}
 console.log(agentTable(results.node, `Node ${process.version}`));
 if (!args.includes('--node-only')) {
   if (!existsSync(executablePath)) {
@@ -154,6 +207,7 @@ if (!args.includes('--node-only')) {
     process.exit(1);
   }
   results.chromium = await inChromium();
+  if (results.chromium.dev) withDev(results.chromium.bars, results.chromium.dev.rows);
   console.log('');
   console.log(agentTable(results.chromium, `Chromium ${results.chromium.runtime.version.replace('Chrome/', '')}, headless`));
 }

@@ -58,19 +58,30 @@ export function reliabilityLines(res) {
   ];
 }
 
-/** The drop-in agent's table (agent.mjs): one runtime's rows. */
+/** The drop-in agent's table (agent.mjs): one runtime's rows, production then development mode. */
 export function agentTable(res, title) {
   const lines = [title, ''];
-  const lt = res.rows.some((r) => r.longTaskMs !== undefined);
   const task = (ms) => (ms > 0 ? `${f(ms, 0)} ms` : 'none > 50 ms');
-  lines.push(`| subscribers | turns | events | HttpAgent µs/event | ours µs/event | ratio | HttpAgent total ms | ours total ms | total ratio | floor total ms | apply-step ratio |${lt ? ' longest task HttpAgent | ours |' : ''}`);
-  lines.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${lt ? '---:|---:|' : ''}`);
-  for (const r of res.rows) {
-    lines.push(`| ${r.subscribers} | ${r.turns} | ${r.events} | ${f(r.official.perEventUs)} | ${f(r.ours.perEventUs)} | ${f(r.ratio)}× | ${f(r.official.totalMs, 0)} | ${f(r.ours.totalMs, 0)} | ${f(r.totalRatio)}× | ${f(r.floor.totalMs, 0)} | ${f(r.applyRatio)}× |${lt ? ` ${task(r.longTaskMs.official)} | ${task(r.longTaskMs.ours)} |` : ''}${r.same ? '' : ' DIFFER'}`);
+  const rows = (rs) => {
+    const lt = rs.some((r) => r.longTaskMs !== undefined);
+    lines.push(`| subscribers | turns | events | HttpAgent µs/event | ours µs/event | floor µs/event | ratio | HttpAgent total ms | ours total ms | floor total ms | total ratio | apply-step ratio |${lt ? ' longest task HttpAgent | ours |' : ''}`);
+    lines.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${lt ? '---:|---:|' : ''}`);
+    for (const r of rs) {
+      lines.push(`| ${r.subscribers} | ${r.turns} | ${r.events} | ${f(r.official.perEventUs)} | ${f(r.ours.perEventUs)} | ${f(r.floor.perEventUs)} | ${f(r.ratio, 2)}× | ${f(r.official.totalMs, 0)} | ${f(r.ours.totalMs, 0)} | ${f(r.floor.totalMs, 0)} | ${f(r.totalRatio)}× | ${f(r.applyRatio)}× |${lt ? ` ${task(r.longTaskMs.official)} | ${task(r.longTaskMs.ours)} |` : ''}${r.same ? '' : ' DIFFER'}`);
+    }
+  };
+  lines.push('production (NODE_ENV unset):');
+  lines.push('');
+  rows(res.rows);
+  if (res.dev) {
+    lines.push('');
+    lines.push('development mode (NODE_ENV=development: HttpAgent clones and freezes per subscriber round, ours freezes):');
+    lines.push('');
+    rows(res.dev.rows);
   }
   lines.push('');
   lines.push(`module load: @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules + loadReducer() ${f(res.load.oursMs)} ms (not in the runs)`);
   lines.push('');
-  for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}`);
+  for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}${b.dev !== undefined ? ` (development mode: ${f(b.dev, 2)})` : ''}`);
   return lines.join('\n');
 }
