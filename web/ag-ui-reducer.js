@@ -79,6 +79,11 @@ class Fold {
   /** Replaces the conversation by an official Message[] (setMessages, a subscriber's mutation). */
   setMessages(messages) {
     const cur = this.r.state;
+    if (messages.length === 0 && cur.messages.length === 0 && cur.toolCalls.length === 0) {
+      // Nothing to restore (a new agent's []): the view takes the array as it is.
+      this.view.adopt(cur, freeze(messages));
+      return;
+    }
     const { msgs, tcs } = reducerMessages(messages, cur);
     const rec = this.r.restore({ ...cur, messages: msgs, toolCalls: tcs });
     if (rec.diagnostics?.some((d) => d.level === 'error')) throw new Error('ag-ui agent: messages the reducer cannot hold: ' + rec.diagnostics[0].message);

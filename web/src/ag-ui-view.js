@@ -48,6 +48,17 @@ function sameShallow(a, b) {
   return true;
 }
 
+/** Where each list of official messages starts in their concatenation. */
+function startsOf(outs) {
+  const starts = new Array(outs.length);
+  let k = 0;
+  for (let i = 0; i < outs.length; i++) {
+    starts[i] = k;
+    k += outs[i].length;
+  }
+  return starts;
+}
+
 /** Whether two lists of official messages hold the same objects. */
 function sameOuts(a, b) {
   if (a === b) return true;
@@ -69,6 +80,7 @@ class OfficialView {
     this.srcMessages = null; // the mirror's messages array the view was built from
     this.srcToolCalls = null;
     this.outs = EMPTY; // per mirror message of srcMessages: its official messages
+    this.starts = null; // per mirror message: where its official messages start in messages (made on first use)
     this.dirty = false; // a message must be rebuilt though the mirror did not change
     this.staleOuts = null; // index → official messages markContent invalidated (their last build)
     this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
@@ -83,31 +95,18 @@ class OfficialView {
    * Rebuilds from the mirror state; returns whether the view changed. A
    * mirror message at the index it had in the last build, with the same
    * identity (the mirror shares what an event did not touch), keeps its
-   * official objects without a lookup, so an event costs a pass of
-   * identity checks over the conversation, not a rebuild.
+   * official objects without a lookup. When no message was added or
+   * removed (nearly every event: a token, a tool call's arguments) only the
+   * touched messages are rebuilt and the arrays are copied and patched
+   * (#patch); otherwise the whole view is assembled again.
    */
   update(st) {
     if (!this.dirty && st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
-    const sameTCs = st.toolCalls === this.srcToolCalls;
-    let byId = null;
-    const tcOf = (id) => {
-      if (byId === null) {
-        byId = new Map();
-        for (const t of st.toolCalls) if (!byId.has(t.id)) byId.set(t.id, t);
-      }
-      return byId.get(id);
-    };
-    let prevById = null;
-    // The official object a rebuilt message had: from the same index's last
-    // build when there is one (no map of the whole conversation per event).
-    const prevOf = (id, near) => {
-      if (near !== undefined) for (const x of near) if (x.id === id) return x;
-      if (prevById === null) {
-        prevById = new Map();
-        for (const m of this.messages) if (!prevById.has(m.id)) prevById.set(m.id, m);
-      }
-      return prevById.get(id);
-    };
+    if (!this.dirty && this.srcMessages !== null && st.messages.length === this.outs.length) {
+      const res = this.#patch(st);
+      if (res !== undefined) return res;
+    }
+    const ctx = this.#context(st);
     const prevSrc = this.srcMessages ?? EMPTY;
     const prevOuts = this.outs;
     const n = st.messages.length;
@@ -117,20 +116,8 @@ class OfficialView {
     for (let i = 0; i < n; i++) {
       const m = st.messages[i];
       let o = prevOuts[i];
-      if (o === undefined || m !== prevSrc[i] || (!sameTCs && m.toolCallIds !== undefined)) {
-        const ids = m.toolCallIds ?? EMPTY;
-        const entry = this.cache.get(m);
-        if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, j) => t === tcOf(ids[j]))) {
-          o = entry.out;
-        } else {
-          const tcs = ids.map(tcOf);
-          const near = m.id === prevSrc[i]?.id ? (prevOuts[i] ?? this.staleOuts?.get(i)) : undefined;
-          o = this.build(m, tcs).map((x) => {
-            const prev = prevOf(x.id, near);
-            return prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
-          });
-          this.cache.set(m, { tcs, out: o });
-        }
+      if (o === undefined || m !== prevSrc[i] || (!ctx.sameTCs && m.toolCallIds !== undefined)) {
+        o = this.#outOf(ctx, i, m);
         if (!changed && !sameOuts(o, prevOuts[i])) changed = true;
       }
       outs[i] = o;
@@ -139,6 +126,7 @@ class OfficialView {
     this.srcMessages = st.messages;
     this.srcToolCalls = st.toolCalls;
     this.outs = outs;
+    this.starts = null;
     this.dirty = false;
     this.staleOuts = null;
     if (!changed) return false;
@@ -149,11 +137,111 @@ class OfficialView {
     return true;
   }
 
+  /**
+   * update() when the mirror has as many messages as the view was built
+   * from: the messages whose identity changed, or that hold a tool call
+   * whose identity changed, are rebuilt; the arrays are copied once and
+   * patched. Returns undefined, having changed nothing, when a rebuilt
+   * message yields another number of official messages (or the tool calls
+   * were added or removed): update() then assembles the view whole.
+   */
+  #patch(st) {
+    const src = this.srcMessages;
+    const prevTCs = this.srcToolCalls;
+    let touchedTCs = null; // ids of the tool calls whose object changed
+    if (st.toolCalls !== prevTCs) {
+      if (prevTCs === null || st.toolCalls.length !== prevTCs.length) return undefined;
+      for (let k = 0; k < prevTCs.length; k++) {
+        const a = st.toolCalls[k], b = prevTCs[k];
+        if (a === b) continue;
+        touchedTCs ??= new Set();
+        touchedTCs.add(a.id);
+        touchedTCs.add(b.id);
+      }
+    }
+    const msgs = st.messages;
+    const n = msgs.length;
+    let ctx = null, outs = null, out = null;
+    for (let i = 0; i < n; i++) {
+      const m = msgs[i];
+      if (m === src[i] && (touchedTCs === null || m.toolCallIds === undefined || !m.toolCallIds.some((id) => touchedTCs.has(id)))) continue;
+      const prev = this.outs[i];
+      if (prev === undefined) return undefined;
+      ctx ??= this.#context(st);
+      const o = this.#outOf(ctx, i, m);
+      if (sameOuts(o, prev)) continue;
+      if (o.length !== prev.length) return undefined;
+      if (outs === null) {
+        outs = this.outs.slice();
+        out = this.messages.slice();
+        this.starts ??= startsOf(this.outs);
+      }
+      outs[i] = o;
+      const at = this.starts[i];
+      for (let j = 0; j < o.length; j++) out[at + j] = o[j];
+    }
+    this.srcMessages = st.messages;
+    this.srcToolCalls = st.toolCalls;
+    if (outs === null) return false;
+    this.outs = outs;
+    this.messages = freeze(out);
+    return true;
+  }
+
+  /** What rebuilding messages of st needs: tool calls by id, the last build's official messages by id, both made on first use. */
+  #context(st) {
+    const view = this;
+    return {
+      st,
+      sameTCs: st.toolCalls === this.srcToolCalls,
+      prevSrc: this.srcMessages ?? EMPTY,
+      prevOuts: this.outs,
+      byId: null,
+      prevById: null,
+      tcOf(id) {
+        if (this.byId === null) {
+          this.byId = new Map();
+          for (const t of st.toolCalls) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
+        }
+        return this.byId.get(id);
+      },
+      // The official object a rebuilt message had: from the same index's last
+      // build when there is one (no map of the whole conversation per event).
+      prevOf(id, near) {
+        if (near !== undefined) for (const x of near) if (x.id === id) return x;
+        if (this.prevById === null) {
+          this.prevById = new Map();
+          for (const m of view.messages) if (!this.prevById.has(m.id)) this.prevById.set(m.id, m);
+        }
+        return this.prevById.get(id);
+      },
+    };
+  }
+
+  /** The official messages of mirror message m at index i: remembered, or built with the last build's objects kept where equal. */
+  #outOf(ctx, i, m) {
+    const ids = m.toolCallIds ?? EMPTY;
+    const entry = this.cache.get(m);
+    if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, j) => t === ctx.tcOf(ids[j]))) return entry.out;
+    const tcs = ids.map((id) => ctx.tcOf(id));
+    const near = m.id === ctx.prevSrc[i]?.id ? (ctx.prevOuts[i] ?? this.staleOuts?.get(i)) : undefined;
+    const o = this.build(m, tcs).map((x) => {
+      const prev = ctx.prevOf(x.id, near);
+      return prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
+    });
+    // A streaming message is replaced by the next token: remembering it
+    // would only feed the WeakMap (the rebuild finds its official objects
+    // by index).
+    if (m.streaming !== true) this.cache.set(m, { tcs, out: o });
+    return o;
+  }
+
   /** Makes the view the given official messages, one per mirror message of st. */
   adopt(st, messages) {
     this.srcMessages = st.messages;
     this.srcToolCalls = st.toolCalls;
     this.outs = messages.map((m) => [m]);
+    this.starts = null;
     this.staleOuts = null;
     this.dirty = false;
     this.messages = messages;
