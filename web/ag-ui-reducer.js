@@ -313,13 +313,13 @@ class Run {
         throw new Error(`${type} must be transformed before being applied`);
       case 'TEXT_MESSAGE_CONTENT': case 'TEXT_MESSAGE_END':
       case 'REASONING_MESSAGE_CONTENT': case 'REASONING_MESSAGE_END':
-        target = messageOf(msgs, event.messageId);
+        target = this.messageOf(msgs, event.messageId);
         if (target === undefined || target.role === 'activity') return this.flush(emit);
         extra[type.startsWith('TEXT') ? 'textMessageBuffer' : 'reasoningMessageBuffer'] =
           typeof target.content === 'string' ? target.content : '';
         break;
       case 'TOOL_CALL_ARGS': case 'TOOL_CALL_END': {
-        target = toolCallOf(msgs, event.toolCallId);
+        target = this.toolCallOf(msgs, event.toolCallId);
         if (target === undefined) return this.flush(emit);
         extra.toolCallName = target.function.name;
         if (type === 'TOOL_CALL_ARGS') {
@@ -333,14 +333,14 @@ class Run {
         break;
       }
       case 'ACTIVITY_SNAPSHOT': {
-        const existing = messageOf(msgs, event.messageId);
+        const existing = this.messageOf(msgs, event.messageId);
         extra.activityMessage = existing?.role === 'activity' ? existing : undefined;
         extra.existingMessage = existing;
         target = existing;
         break;
       }
       case 'ACTIVITY_DELTA':
-        target = messageOf(msgs, event.messageId);
+        target = this.messageOf(msgs, event.messageId);
         if (target === undefined || target.role !== 'activity') return this.flush(emit);
         extra.activityMessage = target;
         break;
@@ -359,7 +359,7 @@ class Run {
         break;
       }
       case 'TEXT_MESSAGE_START': case 'REASONING_MESSAGE_START':
-        target = messageOf(msgs, event.messageId);
+        target = this.messageOf(msgs, event.messageId);
         break;
     }
 
@@ -382,7 +382,7 @@ class Run {
       // (agui-official.md §2, "Upd"): subscribers count onMessagesChanged.
       switch (type) {
         case 'TEXT_MESSAGE_START': case 'REASONING_MESSAGE_START': {
-          const existing = messageOf(msgs, event.messageId);
+          const existing = this.messageOf(msgs, event.messageId);
           if (existing?.role === 'activity') return this.flush(emit);
           changesMessages = existing === undefined || meta;
           if (existing === undefined && type === 'TEXT_MESSAGE_START') this.f.view.markContent(event.messageId, true);
@@ -399,19 +399,19 @@ class Run {
           changesMessages = meta;
           break;
         case 'TOOL_CALL_START': {
-          const existing = toolCallOf(msgs, event.toolCallId);
+          const existing = this.toolCallOf(msgs, event.toolCallId);
           changesMessages = existing === undefined || meta || existing.function.name !== event.toolCallName;
           if (!this.runToolCallIds.includes(event.toolCallId)) this.runToolCallIds.push(event.toolCallId);
           if (existing === undefined) {
             // The assistant message the official client creates for it has no content.
-            const parent = event.parentMessageId ? messageOf(msgs, event.parentMessageId) : undefined;
+            const parent = event.parentMessageId ? this.messageOf(msgs, event.parentMessageId) : undefined;
             if (parent?.role !== 'assistant') this.f.view.markContent(parent !== undefined || !event.parentMessageId ? event.toolCallId : event.parentMessageId, false);
           }
           break;
         }
         case 'RUN_STARTED':
           changesMessages = event.input?.messages !== undefined;
-          if (changesMessages) this.f.view.noteContent(event.input.messages.filter((m) => messageOf(msgs, m.id) === undefined));
+          if (changesMessages) this.f.view.noteContent(event.input.messages.filter((m) => this.messageOf(msgs, m.id) === undefined));
           break;
         case 'REASONING_ENCRYPTED_VALUE':
           if (event.subtype === 'tool-call') changesMessages = msgs.some((m) => m.role === 'assistant' && m.toolCalls?.some((t) => t.id === event.entityId));
@@ -443,12 +443,12 @@ class Run {
     msgs = this.messages;
     switch (type) {
       case 'TEXT_MESSAGE_END': case 'REASONING_MESSAGE_END': {
-        const message = messageOf(msgs, event.messageId) ?? target;
+        const message = this.messageOf(msgs, event.messageId) ?? target;
         for (const s of this.subs) s.onNewMessage?.({ message, messages: msgs, state, agent, input });
         break;
       }
       case 'TOOL_CALL_END': {
-        const toolCall = toolCallOf(msgs, event.toolCallId) ?? target;
+        const toolCall = this.toolCallOf(msgs, event.toolCallId) ?? target;
         for (const s of this.subs) s.onNewToolCall?.({ toolCall, messages: msgs, state, agent, input });
         break;
       }
@@ -460,7 +460,7 @@ class Run {
         break;
       case 'ACTIVITY_SNAPSHOT':
         if (!stop && (target === undefined || (target.role !== 'activity' && (event.replace ?? true)))) {
-          const message = messageOf(msgs, event.messageId);
+          const message = this.messageOf(msgs, event.messageId);
           await Promise.all(this.subs.map((s) => s.onNewMessage?.({ message, messages: msgs, state, agent, input })));
         }
         break;
@@ -468,10 +468,25 @@ class Run {
     return this.flush(emit);
   }
 
+  // The first message (tool call) with an id in msgs: from the view's
+  // positions when msgs is the view (it always is but for a subscriber's
+  // replacement being adopted), else a scan.
+  messageOf(msgs, id) {
+    const v = this.f.view;
+    return msgs === v.messages ? v.messageOf(id) : messageOf(msgs, id);
+  }
+
+  toolCallOf(msgs, id) {
+    const v = this.f.view;
+    return msgs === v.messages ? v.toolCallOf(id) : toolCallOf(msgs, id);
+  }
+
   /** partialToolCallArgs: what the arguments so far parse to. */
   partialArgs(id, text) {
     if (text === '') return {};
-    const tc = this.f.r.state.toolCalls.find((t) => t.id === id);
+    const st = this.f.r.state;
+    const v = this.f.view;
+    const tc = st.toolCalls === v.srcToolCalls ? v.srcToolCallOf(id) : st.toolCalls.find((t) => t.id === id);
     return tc !== undefined && tc.args !== null && typeof tc.args === 'object' ? tc.args : {};
   }
 }

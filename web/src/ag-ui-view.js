@@ -48,6 +48,11 @@ function sameShallow(a, b) {
   return true;
 }
 
+function holdsAny(ids, set) {
+  for (let i = 0; i < ids.length; i++) if (set.has(ids[i])) return true;
+  return false;
+}
+
 /** Where each list of official messages starts in their concatenation. */
 function startsOf(outs) {
   const starts = new Array(outs.length);
@@ -81,6 +86,15 @@ class OfficialView {
     this.srcToolCalls = null;
     this.outs = EMPTY; // per mirror message of srcMessages: its official messages
     this.starts = null; // per mirror message: where its official messages start in messages (made on first use)
+    // Positions by id, made on first use and kept in step by #patch (null
+    // after a whole rebuild): of the first official message with each id in
+    // messages, of the first official message holding each tool call id,
+    // and of the first mirror tool call with each id in srcToolCalls. Lists
+    // of positions depend only on the ids, not on the objects: a token
+    // leaves them as they were.
+    this.msgAt = null;
+    this.tcMsgAt = null;
+    this.srcTCAt = null;
     this.dirty = false; // a message must be rebuilt though the mirror did not change
     this.staleOuts = null; // index → official messages markContent invalidated (their last build)
     this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
@@ -95,14 +109,15 @@ class OfficialView {
    * Rebuilds from the mirror state; returns whether the view changed. A
    * mirror message at the index it had in the last build, with the same
    * identity (the mirror shares what an event did not touch), keeps its
-   * official objects without a lookup. When no message was added or
-   * removed (nearly every event: a token, a tool call's arguments) only the
-   * touched messages are rebuilt and the arrays are copied and patched
-   * (#patch); otherwise the whole view is assembled again.
+   * official objects without a lookup. When messages and tool calls were
+   * only changed or added at the end (nearly every event: a token, a tool
+   * call's arguments, a new message) only those are built and the arrays
+   * are copied and patched (#patch); otherwise the whole view is assembled
+   * again.
    */
   update(st) {
     if (!this.dirty && st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
-    if (!this.dirty && this.srcMessages !== null && st.messages.length === this.outs.length) {
+    if (!this.dirty && this.srcMessages !== null && st.messages.length >= this.outs.length) {
       const res = this.#patch(st);
       if (res !== undefined) return res;
     }
@@ -127,6 +142,7 @@ class OfficialView {
     this.srcToolCalls = st.toolCalls;
     this.outs = outs;
     this.starts = null;
+    if (!ctx.sameTCs) this.srcTCAt = null;
     this.dirty = false;
     this.staleOuts = null;
     if (!changed) return false;
@@ -134,71 +150,151 @@ class OfficialView {
     let k = 0;
     for (const o of outs) for (const x of o) out[k++] = x;
     this.messages = freeze(out);
+    this.msgAt = this.tcMsgAt = null;
     return true;
   }
 
   /**
-   * update() when the mirror has as many messages as the view was built
-   * from: the messages whose identity changed, or that hold a tool call
-   * whose identity changed, are rebuilt; the arrays are copied once and
-   * patched. Returns undefined, having changed nothing, when a rebuilt
-   * message yields another number of official messages (or the tool calls
-   * were added or removed): update() then assembles the view whole.
+   * update() when the mirror's messages and tool calls are those the view
+   * was built from, some replaced in place, some added at the end: the
+   * touched messages (their identity changed, or a tool call they hold
+   * did) are built, the arrays copied once and patched, the positions by
+   * id moved along. Returns undefined, having changed nothing, when a
+   * message yields another number of official messages than before or a
+   * tool call changed its id: update() then assembles the view whole.
    */
   #patch(st) {
     const src = this.srcMessages;
     const prevTCs = this.srcToolCalls;
-    let touchedTCs = null; // ids of the tool calls whose object changed
-    if (st.toolCalls !== prevTCs) {
-      if (prevTCs === null || st.toolCalls.length !== prevTCs.length) return undefined;
-      for (let k = 0; k < prevTCs.length; k++) {
-        const a = st.toolCalls[k], b = prevTCs[k];
+    const tcs = st.toolCalls;
+    let touchedTCs = null; // ids of the tool calls whose object changed or that are new
+    if (tcs !== prevTCs) {
+      if (prevTCs === null || tcs.length < prevTCs.length) return undefined;
+      for (let k = 0; k < tcs.length; k++) {
+        const a = tcs[k], b = prevTCs[k];
         if (a === b) continue;
-        touchedTCs ??= new Set();
-        touchedTCs.add(a.id);
-        touchedTCs.add(b.id);
+        if (b !== undefined && a.id !== b.id) return undefined;
+        (touchedTCs ??= new Set()).add(a.id);
       }
+    }
+    // The mirror's tool calls by position, new ones at the end: what stood
+    // at a position still does (checked above), so the positions serve the
+    // new array (and still the old one, which has no such positions).
+    if (this.srcTCAt !== null && tcs !== prevTCs) {
+      for (let k = prevTCs.length; k < tcs.length; k++) if (!this.srcTCAt.has(tcs[k].id)) this.srcTCAt.set(tcs[k].id, k);
     }
     const msgs = st.messages;
     const n = msgs.length;
-    let ctx = null, outs = null, out = null;
+    const prevN = this.outs.length;
+    // Build first, against the last build (its positions serve prevOf), then patch.
+    let ctx = null, touched = null;
     for (let i = 0; i < n; i++) {
       const m = msgs[i];
-      if (m === src[i] && (touchedTCs === null || m.toolCallIds === undefined || !m.toolCallIds.some((id) => touchedTCs.has(id)))) continue;
-      const prev = this.outs[i];
+      if (i < prevN && m === src[i] && (touchedTCs === null || m.toolCallIds === undefined || !holdsAny(m.toolCallIds, touchedTCs))) continue;
+      const prev = i < prevN ? this.outs[i] : EMPTY;
       if (prev === undefined) return undefined;
-      ctx ??= this.#context(st);
+      ctx ??= this.#context(st, true);
       const o = this.#outOf(ctx, i, m);
-      if (sameOuts(o, prev)) continue;
-      if (o.length !== prev.length) return undefined;
-      if (outs === null) {
-        outs = this.outs.slice();
-        out = this.messages.slice();
-        this.starts ??= startsOf(this.outs);
+      if (i < prevN) {
+        if (sameOuts(o, prev)) continue;
+        if (o.length !== prev.length) return undefined;
       }
-      outs[i] = o;
-      const at = this.starts[i];
-      for (let j = 0; j < o.length; j++) out[at + j] = o[j];
+      (touched ??= []).push(i, o);
     }
-    this.srcMessages = st.messages;
-    this.srcToolCalls = st.toolCalls;
-    if (outs === null) return false;
+    this.srcMessages = msgs;
+    this.srcToolCalls = tcs;
+    if (touched === null) return false;
+    this.starts ??= startsOf(this.outs);
+    const outs = this.outs.slice();
+    const out = this.messages.slice();
+    for (let t = 0; t < touched.length; t += 2) {
+      const i = touched[t], o = touched[t + 1];
+      let at;
+      if (i < prevN) at = this.starts[i];
+      else {
+        at = out.length;
+        this.starts.push(at);
+      }
+      const prev = i < prevN ? outs[i] : EMPTY;
+      outs[i] = o;
+      for (let j = 0; j < o.length; j++) {
+        this.#movePositions(prev[j], o[j], at + j);
+        out[at + j] = o[j];
+      }
+    }
     this.outs = outs;
     this.messages = freeze(out);
     return true;
   }
 
-  /** What rebuilding messages of st needs: tool calls by id, the last build's official messages by id, both made on first use. */
-  #context(st) {
+  /** Keeps msgAt and tcMsgAt in step when official message x at position p becomes y (x undefined: y is new). */
+  #movePositions(x, y, p) {
+    if (this.msgAt !== null && x?.id !== y.id) {
+      if (x !== undefined && this.msgAt.get(x.id) === p) this.msgAt = null; // its first place is now further on, or nowhere
+      else if (!(this.msgAt.get(y.id) < p)) this.msgAt.set(y.id, p);
+    }
+    if (this.tcMsgAt !== null) {
+      const before = x?.toolCalls ?? EMPTY, after = y.toolCalls ?? EMPTY;
+      if (before === after) return;
+      for (const t of before) {
+        if (this.tcMsgAt.get(t.id) === p && !after.some((u) => u.id === t.id)) {
+          this.tcMsgAt = null;
+          return;
+        }
+      }
+      for (const t of after) if (!(this.tcMsgAt.get(t.id) < p)) this.tcMsgAt.set(t.id, p);
+    }
+  }
+
+  /** The first official message with that id (messageOf(this.messages, id), without the scan). */
+  messageOf(id) {
+    if (this.msgAt === null) {
+      this.msgAt = new Map();
+      this.messages.forEach((m, p) => { if (!this.msgAt.has(m.id)) this.msgAt.set(m.id, p); });
+    }
+    const p = this.msgAt.get(id);
+    return p === undefined ? undefined : this.messages[p];
+  }
+
+  /** The first official tool call with that id (toolCallOf(this.messages, id), without the scan). */
+  toolCallOf(id) {
+    if (this.tcMsgAt === null) {
+      this.tcMsgAt = new Map();
+      this.messages.forEach((m, p) => {
+        for (const t of m.toolCalls ?? EMPTY) if (!this.tcMsgAt.has(t.id)) this.tcMsgAt.set(t.id, p);
+      });
+    }
+    const p = this.tcMsgAt.get(id);
+    return p === undefined ? undefined : this.messages[p].toolCalls.find((t) => t.id === id);
+  }
+
+  /** The first mirror tool call with that id in tcs: srcToolCalls, or one that holds the same ids at the same positions and maybe more after. */
+  srcToolCallOf(id, tcs = this.srcToolCalls ?? EMPTY) {
+    if (this.srcTCAt === null) {
+      this.srcTCAt = new Map();
+      tcs.forEach((t, k) => { if (!this.srcTCAt.has(t.id)) this.srcTCAt.set(t.id, k); });
+    }
+    const k = this.srcTCAt.get(id);
+    return k === undefined ? undefined : tcs[k];
+  }
+
+  /**
+   * What building messages of st needs: its tool calls by id, the last
+   * build's official messages by id. positional: st's tool calls hold the
+   * ids of srcToolCalls at the same positions (#patch checked it).
+   */
+  #context(st, positional = false) {
     const view = this;
+    const prevMessages = this.messages;
     return {
-      st,
       sameTCs: st.toolCalls === this.srcToolCalls,
       prevSrc: this.srcMessages ?? EMPTY,
       prevOuts: this.outs,
       byId: null,
-      prevById: null,
       tcOf(id) {
+        // The mirror keeps its tool calls' positions (see #patch): the last
+        // build's positions serve while the ids stay in place.
+        if (this.sameTCs || positional) return view.srcToolCallOf(id, st.toolCalls);
         if (this.byId === null) {
           this.byId = new Map();
           for (const t of st.toolCalls) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
@@ -206,14 +302,10 @@ class OfficialView {
         return this.byId.get(id);
       },
       // The official object a rebuilt message had: from the same index's last
-      // build when there is one (no map of the whole conversation per event).
+      // build when there is one, else the first with its id in the last build.
       prevOf(id, near) {
         if (near !== undefined) for (const x of near) if (x.id === id) return x;
-        if (this.prevById === null) {
-          this.prevById = new Map();
-          for (const m of view.messages) if (!this.prevById.has(m.id)) this.prevById.set(m.id, m);
-        }
-        return this.prevById.get(id);
+        return view.messages === prevMessages ? view.messageOf(id) : undefined;
       },
     };
   }
@@ -242,6 +334,7 @@ class OfficialView {
     this.srcToolCalls = st.toolCalls;
     this.outs = messages.map((m) => [m]);
     this.starts = null;
+    this.msgAt = this.tcMsgAt = this.srcTCAt = null;
     this.staleOuts = null;
     this.dirty = false;
     this.messages = messages;
