@@ -155,6 +155,10 @@ export async function runAgentBench(options) {
   // before the first measured turn (a cold start is the module load's).
   const warm = generate({ turns: 5, seed: 1 });
   for (let i = 0; i < 3; i++) for (const side of ['official', 'ours', 'floor']) await converse(make[side], warm, { subscribers: 1, now, carry: side === 'floor' });
+  // Run again after each full collection, unmeasured: a collection can drop
+  // compiled code and type feedback (V8 flushes bytecode it thinks unused),
+  // and a short conversation would otherwise measure their recompilation.
+  const rewarm = generate({ turns: 1, seed: 2 });
   for (const subs of subscribers) {
     for (const turns of lengths) {
       const conv = generate({ turns, seed: 7 + turns });
@@ -167,6 +171,8 @@ export async function runAgentBench(options) {
         for (const side of order) {
           if (side === 'official' ? rep >= nOfficial : rep >= reps) continue;
           collect();
+          await tick();
+          await converse(make[side], rewarm, { subscribers: subs, now, carry: side === 'floor' });
           await tick();
           longTasks?.reset();
           const r = await converse(make[side], conv, { subscribers: subs, now, carry: side === 'floor' });
