@@ -2,12 +2,14 @@
 // event by event: after every event of the random, generated and pinned
 // streams, the view patched from the last one equals a view built afresh
 // from the same reducer state, and its lookups by id (kept in step with
-// it) answer what a scan of its messages answers. No timing.
+// it) answer what a scan of its messages answers; under NODE_ENV=development
+// (NODE_ENV=development node --test bench/ag-ui-view.test.mjs) everything
+// in it is frozen. No timing.
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReducer } from '../web/agui.node.js';
-import { OfficialView, messageOf, toolCallOf } from '../web/src/ag-ui-view.js';
+import { OfficialView, messageOf, toolCallOf, DEV } from '../web/src/ag-ui-view.js';
 import { randomStream } from './ag-ui-gen.mjs';
 import { generate, eventsOf } from './gen.mjs';
 
@@ -70,6 +72,10 @@ for (const [name, events] of Object.entries(streams)) {
       for (const m of view.messages) {
         assert.equal(view.messageOf(m.id), messageOf(view.messages, m.id), `${at}: messageOf(${m.id})`);
         for (const t of m.toolCalls ?? []) assert.equal(view.toolCallOf(t.id), toolCallOf(view.messages, t.id), `${at}: toolCallOf(${t.id})`);
+      }
+      if (DEV) {
+        assert.ok(Object.isFrozen(view.messages), `${at}: the messages array is frozen`);
+        for (const m of view.messages) assert.ok(Object.isFrozen(m) && (m.toolCalls ?? []).every((t) => Object.isFrozen(t) && Object.isFrozen(t.function)), `${at}: ${m.id} is frozen`);
       }
       assert.equal(view.messageOf('no such id'), undefined);
       assert.equal(view.toolCallOf('no such id'), undefined);

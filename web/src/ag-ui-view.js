@@ -9,7 +9,10 @@ const DEV = typeof process !== 'undefined' && process.env != null &&
 function deepFreeze(v) {
   if (v === null || typeof v !== 'object' || Object.isFrozen(v)) return v;
   Object.freeze(v);
-  for (const k of Object.keys(v)) deepFreeze(v[k]);
+  // An array by index: the view's messages array is frozen anew per event,
+  // and Object.keys would make a string per message.
+  if (Array.isArray(v)) for (let i = 0; i < v.length; i++) deepFreeze(v[i]);
+  else for (const k of Object.keys(v)) deepFreeze(v[k]);
   return v;
 }
 const freeze = DEV ? deepFreeze : (v) => v;
@@ -223,7 +226,9 @@ class OfficialView {
       }
     }
     this.outs = outs;
-    this.messages = freeze(out);
+    // Every entry is frozen already (the last view's, or built and frozen
+    // by #outOf): only the array is new.
+    this.messages = DEV ? Object.freeze(out) : out;
     return true;
   }
 
