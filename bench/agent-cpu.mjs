@@ -25,13 +25,13 @@ const lastEvents = conv.turns.at(-1).events.length;
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const now = () => performance.now();
 const warm = generate({ turns: 5, seed: 1 });
-for (let i = 0; i < 3; i++) for (const s of names) await converse(make[s], warm, { subscribers: 1, now });
+for (let i = 0; i < 3; i++) for (const s of names) await converse(make[s], warm, { subscribers: 1, now, carry: s === 'floor' });
 const tot = Object.fromEntries(names.map((s) => [s, { cpu: 0, last: [] }]));
 for (let r = 0; r < reps; r++) {
   const order = r % 2 ? [...names].reverse() : names;
   for (const s of order) {
     const c0 = cpu();
-    const res = await converse(make[s], conv, { subscribers: subs, now });
+    const res = await converse(make[s], conv, { subscribers: subs, now, carry: s === 'floor' });
     tot[s].cpu += cpu() - c0;
     tot[s].last.push(res.turnMs.at(-1));
   }
