@@ -233,38 +233,94 @@ func (t *Translator) Observe(event []byte) {
 // new run is not taken for a replay of the last one.
 func (t *Translator) Resume(snapshot []byte) {
 	t.Reset()
-	v, _ := jsontree.Parse(snapshot, jsontree.ParseOptions{MaxDepth: 1 << 24})
-	o, _ := v.(*jsontree.Object)
-	if o == nil {
+	// Scanned, not parsed: a tree of a snapshot of 100,000 messages costs
+	// as much as the restore itself, and only a few fields are read.
+	// Members are gathered during the scan and used once all of the text
+	// has proved valid; a repeated key counts with its last value, as
+	// Parse has it.
+	opt := jsontree.ParseOptions{MaxDepth: 1 << 24}
+	const (
+		thread = iota
+		run
+		status
+		messages
+		toolCalls
+		steps
+		nTop
+	)
+	var top [nTop][]byte
+	err := jsontree.ScanObject(snapshot, opt, func(key, value []byte) error {
+		switch string(key) {
+		case "threadId":
+			top[thread] = value
+		case "runId":
+			top[run] = value
+		case "status":
+			top[status] = value
+		case "messages":
+			top[messages] = value
+		case "toolCalls":
+			top[toolCalls] = value
+		case "steps":
+			top[steps] = value
+		}
+		return nil
+	})
+	if err != nil {
 		return
 	}
-	t.thread, t.run = objString(o, "threadId"), objString(o, "runId")
-	t.running = objString(o, "status") == "running"
+	t.thread, t.run = rawString(top[thread]), rawString(top[run])
+	t.running = rawString(top[status]) == "running"
 	if t.run != "" && !t.running {
 		t.done[t.run] = true
 	}
-	for _, key := range [...]string{"messages", "toolCalls", "steps"} {
-		a, _ := o.Get(key)
-		arr, _ := a.(*jsontree.Array)
-		if arr == nil {
+	for key := messages; key < nTop; key++ {
+		if jsontree.KindOf(top[key]) != jsontree.KindArray {
 			continue
 		}
-		for _, e := range arr.Elems {
-			if eo, ok := e.(*jsontree.Object); ok {
-				if id := objString(eo, "id"); id != "" {
-					switch key {
-					case "messages":
-						t.msgs[id] = true
-					case "toolCalls":
-						t.tools[id] = &toolRec{name: objString(eo, "name"), running: objString(eo, "status") == "running"}
-					}
+		_ = jsontree.ScanArray(top[key], opt, func(elem []byte) error {
+			if jsontree.KindOf(elem) != jsontree.KindObject {
+				return nil
+			}
+			var id, name, status []byte
+			_ = jsontree.ScanObject(elem, opt, func(k, v []byte) error {
+				switch string(k) {
+				case "id":
+					id = v
+				case "name":
+					name = v
+				case "status":
+					status = v
 				}
-				if key == "steps" && objString(eo, "status") == "running" {
-					t.steps[objString(eo, "name")] = true
+				return nil
+			})
+			switch key {
+			case messages:
+				if id := rawString(id); id != "" {
+					t.msgs[id] = true
+				}
+			case toolCalls:
+				if id := rawString(id); id != "" {
+					t.tools[id] = &toolRec{name: rawString(name), running: rawString(status) == "running"}
+				}
+			case steps:
+				if rawString(status) == "running" {
+					t.steps[rawString(name)] = true
 				}
 			}
-		}
+			return nil
+		})
 	}
+}
+
+// rawString is objString for the raw text of a member (nil when absent): a
+// string's value, or "".
+func rawString(raw []byte) string {
+	if jsontree.KindOf(raw) != jsontree.KindString {
+		return ""
+	}
+	s, _ := jsontree.UnquoteString(raw)
+	return s
 }
 
 // endRun forgets what was scoped to the run that just started or ended.
