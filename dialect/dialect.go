@@ -230,14 +230,66 @@ func (t *Translator) Observe(event []byte) {
 // Resume tells a new translator the conversation it continues, as a
 // reducer's state snapshot (its JSON text): the ids in use, the thread,
 // whether a run is going on. Assigned ids then skip those in use, and a
-// new run is not taken for a replay of the last one.
+// new run is not taken for a replay of the last one. Text that is not a
+// JSON object tells nothing: the translator starts afresh.
 func (t *Translator) Resume(snapshot []byte) {
+	c, _ := ReadConversation(snapshot)
+	t.ResumeConversation(c)
+}
+
+// A Conversation is what a translator needs to know of the conversation it
+// continues (see Resume). A host that holds the state already, such as a
+// reducer that has just restored the snapshot, passes it to
+// ResumeConversation instead of having the text read again.
+type Conversation struct {
+	ThreadID, RunID string
+	Running         bool     // the state's status is "running"
+	MessageIDs      []string // of every message, in any order
+	ToolCalls       []ConversationToolCall
+	RunningSteps    []string // the names of the steps whose status is "running"
+}
+
+// A ConversationToolCall is a tool call of a Conversation.
+type ConversationToolCall struct {
+	ID, Name string
+	Running  bool // its status is "running"
+}
+
+// ResumeConversation is Resume from the conversation itself. Empty ids are
+// skipped; of two tool calls with one id, the later counts.
+func (t *Translator) ResumeConversation(c *Conversation) {
 	t.Reset()
-	// Scanned, not parsed: a tree of a snapshot of 100,000 messages costs
-	// as much as the restore itself, and only a few fields are read.
-	// Members are gathered during the scan and used once all of the text
-	// has proved valid; a repeated key counts with its last value, as
-	// Parse has it.
+	t.thread, t.run, t.running = c.ThreadID, c.RunID, c.Running
+	if t.run != "" && !t.running {
+		t.done[t.run] = true
+	}
+	// Sized once: a restored conversation can hold 100,000 messages.
+	t.msgs = make(map[string]bool, len(c.MessageIDs))
+	for _, id := range c.MessageIDs {
+		if id != "" {
+			t.msgs[id] = true
+		}
+	}
+	for _, tc := range c.ToolCalls {
+		if tc.ID != "" {
+			t.tools[tc.ID] = &toolRec{name: tc.Name, running: tc.Running}
+		}
+	}
+	for _, name := range c.RunningSteps {
+		t.steps[name] = true
+	}
+}
+
+// ReadConversation reads the conversation of a snapshot's text, and reports
+// whether the text is a JSON object (when it is not, the conversation is
+// empty). Messages and tool calls that are not objects are skipped; a field
+// of the wrong type counts as absent ("" for a string); a repeated key
+// counts with its last value, as jsontree.Parse has it.
+func ReadConversation(snapshot []byte) (*Conversation, bool) {
+	// Scanned rather than parsed: a tree of 100,000 messages costs more
+	// than the few fields read. Members are gathered during the scan and
+	// used once all of the text has proved valid.
+	c := new(Conversation)
 	opt := jsontree.ParseOptions{MaxDepth: 1 << 24}
 	const (
 		thread = iota
@@ -267,13 +319,10 @@ func (t *Translator) Resume(snapshot []byte) {
 		return nil
 	})
 	if err != nil {
-		return
+		return new(Conversation), false
 	}
-	t.thread, t.run = rawString(top[thread]), rawString(top[run])
-	t.running = rawString(top[status]) == "running"
-	if t.run != "" && !t.running {
-		t.done[t.run] = true
-	}
+	c.ThreadID, c.RunID = rawString(top[thread]), rawString(top[run])
+	c.Running = rawString(top[status]) == "running"
 	for key := messages; key < nTop; key++ {
 		if jsontree.KindOf(top[key]) != jsontree.KindArray {
 			continue
@@ -296,21 +345,18 @@ func (t *Translator) Resume(snapshot []byte) {
 			})
 			switch key {
 			case messages:
-				if id := rawString(id); id != "" {
-					t.msgs[id] = true
-				}
+				c.MessageIDs = append(c.MessageIDs, rawString(id))
 			case toolCalls:
-				if id := rawString(id); id != "" {
-					t.tools[id] = &toolRec{name: rawString(name), running: rawString(status) == "running"}
-				}
+				c.ToolCalls = append(c.ToolCalls, ConversationToolCall{ID: rawString(id), Name: rawString(name), Running: rawString(status) == "running"})
 			case steps:
 				if rawString(status) == "running" {
-					t.steps[rawString(name)] = true
+					c.RunningSteps = append(c.RunningSteps, rawString(name))
 				}
 			}
 			return nil
 		})
 	}
+	return c, true
 }
 
 // rawString is objString for the raw text of a member (nil when absent): a
