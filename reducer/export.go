@@ -56,7 +56,7 @@ func (r *Reducer) loadTree(data []byte) error {
 	// A snapshot nests values deeper than the events that carried them,
 	// and a state grown by patches has no depth bound: parsing is
 	// iterative, so restore takes any depth its own snapshots reach.
-	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: restoreMaxDepth})
+	v, err := jsontree.Parse(data, restoreOptions)
 	if err != nil {
 		return errorf("bad_snapshot", "snapshot is not valid JSON: "+err.Error())
 	}

@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 	"unicode/utf8"
 
@@ -319,4 +320,4 @@ func (d *snapDecoder) message(m *Message, raw []byte) bool {
 
 // errRefused stops a scan whose input the fast decoder leaves to the tree
 // decoder.
-var errRefused = errorf("bad_snapshot", "refused")
+var errRefused = errors.New("left to the tree decoder")
