@@ -3,7 +3,7 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench wasm run clean
+.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench bench-legacy wasm run clean
 
 all: test
 
@@ -77,6 +77,11 @@ bench: wasm bench/node_modules/.package-lock.json
 	node bench/browser.mjs
 	node bench/agent.mjs
 
+## bench-legacy: the drop-in agent against HttpAgent of @ag-ui/client
+## 0.0.48, whose subscriber rounds clone per subscriber (Node; minutes)
+bench-legacy: wasm bench/node_modules/.package-lock.json bench/ag-ui-048/node_modules/.package-lock.json
+	node bench/agent-legacy.mjs
+
 ## test-bench: the benchmark's correctness check (official and ours fold
 ## the same stream alike; no timing), the differential test against
 ## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams),
@@ -92,6 +97,9 @@ bench/node_modules/.package-lock.json: bench/package-lock.json
 
 bench/ag-ui-059/node_modules/.package-lock.json: bench/ag-ui-059/package-lock.json
 	cd bench/ag-ui-059 && npm ci --no-audit --no-fund
+
+bench/ag-ui-048/node_modules/.package-lock.json: bench/ag-ui-048/package-lock.json
+	cd bench/ag-ui-048 && npm ci --no-audit --no-fund
 
 ## package: the npm package of web/ (build/agui-reducer-web-<version>.tgz):
 ## the ES modules and types, agui.wasm (+ .br, .gz), its Go glue and the
