@@ -126,9 +126,12 @@ func (r *Reducer) loadFast(data []byte) bool {
 	default:
 		return false
 	}
-	var spans [][]byte
+	// The messages' bounds in msgs, as offsets: a slice without pointers
+	// grows by plain copies and costs the collector nothing.
+	var spans [][2]int
 	_ = jsontree.ScanArray(msgs, restoreOptions, func(elem []byte) error {
-		spans = append(spans, elem)
+		o := cap(msgs) - cap(elem)
+		spans = append(spans, [2]int{o, o + len(elem)})
 		return nil
 	})
 	if len(spans) == 0 {
@@ -143,9 +146,9 @@ func (r *Reducer) loadFast(data []byte) bool {
 	// twice as long (BenchmarkRestore). A message still held keeps the
 	// block alive, at most what the snapshot's conversation took.
 	block := make([]Message, len(spans))
-	for i, raw := range spans {
+	for i, sp := range spans {
 		m := &block[i]
-		if !d.message(m, raw) {
+		if !d.message(m, msgs[sp[0]:sp[1]]) {
 			return false
 		}
 		r.addLoaded(m)
