@@ -230,41 +230,143 @@ func (t *Translator) Observe(event []byte) {
 // Resume tells a new translator the conversation it continues, as a
 // reducer's state snapshot (its JSON text): the ids in use, the thread,
 // whether a run is going on. Assigned ids then skip those in use, and a
-// new run is not taken for a replay of the last one.
+// new run is not taken for a replay of the last one. Text that is not a
+// JSON object tells nothing: the translator starts afresh.
 func (t *Translator) Resume(snapshot []byte) {
+	c, _ := ReadConversation(snapshot)
+	t.ResumeConversation(c)
+}
+
+// A Conversation is what a translator needs to know of the conversation it
+// continues (see Resume). A host that holds the state already, such as a
+// reducer that has just restored the snapshot, passes it to
+// ResumeConversation instead of having the text read again.
+type Conversation struct {
+	ThreadID, RunID string
+	Running         bool     // the state's status is "running"
+	MessageIDs      []string // of every message, in any order
+	ToolCalls       []ConversationToolCall
+	RunningSteps    []string // the names of the steps whose status is "running"
+}
+
+// A ConversationToolCall is a tool call of a Conversation.
+type ConversationToolCall struct {
+	ID, Name string
+	Running  bool // its status is "running"
+}
+
+// ResumeConversation is Resume from the conversation itself. Empty ids are
+// skipped; of two tool calls with one id, the later counts.
+func (t *Translator) ResumeConversation(c *Conversation) {
 	t.Reset()
-	v, _ := jsontree.Parse(snapshot, jsontree.ParseOptions{MaxDepth: 1 << 24})
-	o, _ := v.(*jsontree.Object)
-	if o == nil {
-		return
-	}
-	t.thread, t.run = objString(o, "threadId"), objString(o, "runId")
-	t.running = objString(o, "status") == "running"
+	t.thread, t.run, t.running = c.ThreadID, c.RunID, c.Running
 	if t.run != "" && !t.running {
 		t.done[t.run] = true
 	}
-	for _, key := range [...]string{"messages", "toolCalls", "steps"} {
-		a, _ := o.Get(key)
-		arr, _ := a.(*jsontree.Array)
-		if arr == nil {
-			continue
-		}
-		for _, e := range arr.Elems {
-			if eo, ok := e.(*jsontree.Object); ok {
-				if id := objString(eo, "id"); id != "" {
-					switch key {
-					case "messages":
-						t.msgs[id] = true
-					case "toolCalls":
-						t.tools[id] = &toolRec{name: objString(eo, "name"), running: objString(eo, "status") == "running"}
-					}
-				}
-				if key == "steps" && objString(eo, "status") == "running" {
-					t.steps[objString(eo, "name")] = true
-				}
-			}
+	// Sized once: a restored conversation can hold 100,000 messages.
+	t.msgs = make(map[string]bool, len(c.MessageIDs))
+	for _, id := range c.MessageIDs {
+		if id != "" {
+			t.msgs[id] = true
 		}
 	}
+	for _, tc := range c.ToolCalls {
+		if tc.ID != "" {
+			t.tools[tc.ID] = &toolRec{name: tc.Name, running: tc.Running}
+		}
+	}
+	for _, name := range c.RunningSteps {
+		t.steps[name] = true
+	}
+}
+
+// ReadConversation reads the conversation of a snapshot's text, and reports
+// whether the text is a JSON object (when it is not, the conversation is
+// empty). Messages and tool calls that are not objects are skipped; a field
+// of the wrong type counts as absent ("" for a string); a repeated key
+// counts with its last value, as jsontree.Parse has it.
+func ReadConversation(snapshot []byte) (*Conversation, bool) {
+	// Scanned rather than parsed: a tree of 100,000 messages costs more
+	// than the few fields read. Members are gathered during the scan and
+	// used once all of the text has proved valid.
+	c := new(Conversation)
+	opt := jsontree.ParseOptions{MaxDepth: 1 << 24}
+	const (
+		thread = iota
+		run
+		status
+		messages
+		toolCalls
+		steps
+		nTop
+	)
+	var top [nTop][]byte
+	err := jsontree.ScanObject(snapshot, opt, func(key, value []byte) error {
+		switch string(key) {
+		case "threadId":
+			top[thread] = value
+		case "runId":
+			top[run] = value
+		case "status":
+			top[status] = value
+		case "messages":
+			top[messages] = value
+		case "toolCalls":
+			top[toolCalls] = value
+		case "steps":
+			top[steps] = value
+		}
+		return nil
+	})
+	if err != nil {
+		return new(Conversation), false
+	}
+	c.ThreadID, c.RunID = rawString(top[thread]), rawString(top[run])
+	c.Running = rawString(top[status]) == "running"
+	for key := messages; key < nTop; key++ {
+		if jsontree.KindOf(top[key]) != jsontree.KindArray {
+			continue
+		}
+		_ = jsontree.ScanArray(top[key], opt, func(elem []byte) error {
+			if jsontree.KindOf(elem) != jsontree.KindObject {
+				return nil
+			}
+			var id, name, status []byte
+			_ = jsontree.ScanObject(elem, opt, func(k, v []byte) error {
+				switch string(k) {
+				case "id":
+					id = v
+				case "name":
+					name = v
+				case "status":
+					status = v
+				}
+				return nil
+			})
+			switch key {
+			case messages:
+				c.MessageIDs = append(c.MessageIDs, rawString(id))
+			case toolCalls:
+				c.ToolCalls = append(c.ToolCalls, ConversationToolCall{ID: rawString(id), Name: rawString(name), Running: rawString(status) == "running"})
+			case steps:
+				if rawString(status) == "running" {
+					c.RunningSteps = append(c.RunningSteps, rawString(name))
+				}
+			}
+			return nil
+		})
+	}
+	return c, true
+}
+
+// rawString is objString for the raw text of a member (nil when absent): a
+// string's value, or "".
+func rawString(raw []byte) string {
+	if jsontree.KindOf(raw) != jsontree.KindString {
+		return ""
+	}
+	s, _ := jsontree.UnquoteString(raw)
+	return s
 }
 
 // endRun forgets what was scoped to the run that just started or ended.

@@ -16,24 +16,14 @@ func (r *Reducer) Snapshot() []byte { return r.st.AppendJSON(nil) }
 // Restore replaces the state by one Snapshot produced. On error the state is
 // unchanged. The change replaces the whole document.
 func (r *Reducer) Restore(data []byte) (*Change, error) {
-	// A snapshot nests values deeper than the events that carried them,
-	// and a state grown by patches has no depth bound: parsing is
-	// iterative, so restore takes any depth its own snapshots reach.
-	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: restoreMaxDepth})
-	if err != nil {
-		return nil, errorf("bad_snapshot", "snapshot is not valid JSON: "+err.Error())
-	}
-	o, ok := v.(*jsontree.Object)
-	if !ok {
-		return nil, errorf("bad_snapshot", "snapshot is not an object")
-	}
 	next := New(r.opt)
-	if err := next.load(o); err != nil {
-		msg := err.Error()
-		if e, ok := err.(*Error); ok {
-			msg = e.Message
+	if !next.loadFast(data) {
+		// The fast decoder refuses what it does not fully understand,
+		// errors included: the tree decoder then decides, and reports.
+		next = New(r.opt)
+		if err := next.loadTree(data); err != nil {
+			return nil, err
 		}
-		return nil, errorf("bad_snapshot", msg)
 	}
 	next.stateBytes, next.activityBytes = jsontree.Size(next.st.State), sumCharges(next.st.Messages)
 	if next.overBudget(next.stateBytes, next.activityBytes) {
@@ -58,6 +48,30 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	// doubling series.
 	c.replace("", r.st.AppendJSON(make([]byte, 0, len(data)+len(data)/8+1024)))
 	return c, nil
+}
+
+// loadTree loads a snapshot through a whole jsontree: the reference
+// decoder, which loadFast must agree with.
+func (r *Reducer) loadTree(data []byte) error {
+	// A snapshot nests values deeper than the events that carried them,
+	// and a state grown by patches has no depth bound: parsing is
+	// iterative, so restore takes any depth its own snapshots reach.
+	v, err := jsontree.Parse(data, restoreOptions)
+	if err != nil {
+		return errorf("bad_snapshot", "snapshot is not valid JSON: "+err.Error())
+	}
+	o, ok := v.(*jsontree.Object)
+	if !ok {
+		return errorf("bad_snapshot", "snapshot is not an object")
+	}
+	if err := r.load(o); err != nil {
+		msg := err.Error()
+		if e, ok := err.(*Error); ok {
+			msg = e.Message
+		}
+		return errorf("bad_snapshot", msg)
+	}
+	return nil
 }
 
 func (r *Reducer) load(o *jsontree.Object) error {
@@ -172,14 +186,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		if err != nil {
 			return err
 		}
-		m.pos = len(st.Messages)
-		st.Messages = append(st.Messages, m)
-		if _, ok := r.msgByID[m.ID]; !ok {
-			r.msgByID[m.ID] = m
-		}
-		if m.Citations != nil {
-			r.cited[m] = struct{}{}
-		}
+		r.addLoaded(m)
 	}
 	for _, e := range elems(d.array("toolCalls", false)) {
 		t, err := r.loadToolCall(e)
@@ -194,6 +201,19 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		return d.err
 	}
 	return nil
+}
+
+// addLoaded appends m, a message of the snapshot, to the conversation.
+func (r *Reducer) addLoaded(m *Message) {
+	st := &r.st
+	m.pos = len(st.Messages)
+	st.Messages = append(st.Messages, m)
+	if _, ok := r.msgByID[m.ID]; !ok {
+		r.msgByID[m.ID] = m
+	}
+	if m.Citations != nil {
+		r.cited[m] = struct{}{}
+	}
 }
 
 func loadMessage(v jsontree.Value) (*Message, error) {

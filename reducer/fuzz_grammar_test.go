@@ -193,6 +193,7 @@ func checkGrammar(t testing.TB, steps []grammarStep) {
 			live = append(live, r2)
 		}
 		restored = live
+		checkRestoreDecoders(t, opt, snap)
 		r2 := New(opt)
 		if _, err := r2.Restore(snap); err != nil {
 			t.Fatalf("step %d: restore of own snapshot failed: %v\n%s", i, err, snap)

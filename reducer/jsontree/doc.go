@@ -26,6 +26,7 @@
 // text of its value, which [KindOf], [UnquoteString], [AppendUnquoted] or
 // Parse then decode as needed. A decoder that wants a few fields of a large
 // object pays for validating the rest, not for materialising it.
+// [ScanArray] does the same for the elements of an array.
 //
 // [AppendJSON] writes compact JSON with the escaping of JSON.stringify
 // (no HTML escaping, no escaping of U+2028/U+2029). [Equal], [Clone] and

@@ -109,6 +109,84 @@ func ScanObject(data []byte, opt ParseOptions, fn func(key, value []byte) error)
 	return p.trailing()
 }
 
+// CodeNotArray is the SyntaxError code with which ScanArray rejects input
+// that is valid JSON but not an array.
+const CodeNotArray = "not_array"
+
+// ScanArray is ScanObject for an array: it validates data as exactly one
+// JSON array, optionally surrounded by whitespace, and calls fn with the
+// raw text of each element in order (a subslice of data, validated, without
+// surrounding whitespace). Validation, depth (the array counting as one
+// level) and errors are those of Parse; input that Parse accepts but that is
+// not an array is rejected with CodeNotArray. As with ScanObject, act on
+// what fn gathered only once ScanArray has returned nil; an error from fn
+// stops the scan and is returned unchanged.
+//
+// ScanArray allocates nothing unless an element nests deeper than 256
+// levels or it returns a *SyntaxError.
+func ScanArray(data []byte, opt ParseOptions, fn func(elem []byte) error) error {
+	p := parser{data: data, maxDepth: opt.MaxDepth}
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	p.skipSpace()
+	if p.pos >= len(data) {
+		return p.errorf(CodeEmpty, "no JSON value")
+	}
+	if data[p.pos] != '[' {
+		start := p.pos
+		if err := p.skipValue(0); err != nil {
+			return err
+		}
+		if err := p.trailing(); err != nil {
+			return err
+		}
+		p.pos = start
+		return p.errorf(CodeNotArray, "JSON value is "+KindOf(data[start:]).String()+", not an array")
+	}
+	p.pos++
+	p.skipSpace()
+	if p.pos >= len(data) {
+		return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+	}
+	if data[p.pos] != ']' {
+		for {
+			// An element starts at p.pos.
+			start := p.pos
+			var err error
+			if data[p.pos] == '"' {
+				err = p.skipStr()
+			} else {
+				err = p.skipValue(1)
+			}
+			if err != nil {
+				return err
+			}
+			if err := fn(data[start:p.pos]); err != nil {
+				return err
+			}
+			p.skipSpace()
+			if p.pos >= len(data) {
+				return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+			}
+			c := data[p.pos]
+			if c == ']' {
+				break
+			}
+			if c != ',' {
+				return p.afterValueError(false, c)
+			}
+			p.pos++
+			p.skipSpace()
+			if p.pos >= len(data) {
+				return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected a value")
+			}
+		}
+	}
+	p.pos++ // the closing ']'
+	return p.trailing()
+}
+
 // trailing checks that only whitespace follows the top-level value.
 func (p *parser) trailing() error {
 	p.skipSpace()

@@ -265,6 +265,7 @@ func mutate(r *rand.Rand, doc []byte) []byte {
 // whitespace-free subslice of data.
 func checkScan(t testing.TB, data []byte, opt ParseOptions) {
 	t.Helper()
+	checkScanArray(t, data, opt)
 	name := string(data)
 	if len(name) > 60 {
 		name = name[:60] + "..."
@@ -318,6 +319,54 @@ func checkScan(t testing.TB, data []byte, opt ParseOptions) {
 	}
 	if !Equal(got, want) || !bytes.Equal(AppendJSON(nil, got), AppendJSON(nil, want)) {
 		t.Fatalf("ScanObject(%q) built %s, Parse %s", name, AppendJSON(nil, got), AppendJSON(nil, want))
+	}
+}
+
+// checkScanArray checks that ScanArray agrees with Parse: same acceptance,
+// same errors, and elements, each a span of data, that rebuild Parse's array.
+func checkScanArray(t testing.TB, data []byte, opt ParseOptions) {
+	t.Helper()
+	name := string(data)
+	if len(name) > 60 {
+		name = name[:60] + "..."
+	}
+	want, perr := Parse(data, opt)
+	got := &Array{}
+	serr := ScanArray(data, opt, func(elem []byte) error {
+		if len(elem) == 0 || cap(elem) > cap(data) || &data[cap(data)-cap(elem)] != &elem[0] {
+			t.Fatalf("ScanArray(%q): element %q is not a subslice of the input", name, elem)
+		}
+		if len(bytes.TrimSpace(elem)) != len(elem) {
+			t.Fatalf("ScanArray(%q): element %q has whitespace around it", name, elem)
+		}
+		v, err := Parse(elem, opt)
+		if err != nil {
+			t.Fatalf("ScanArray(%q): element %q does not parse: %v", name, elem, err)
+		}
+		got.Elems = append(got.Elems, v)
+		return nil
+	})
+	if perr != nil {
+		if serr == nil {
+			t.Fatalf("ScanArray(%q, %d) succeeded, Parse failed: %v", name, opt.MaxDepth, perr)
+		}
+		if *serr.(*SyntaxError) != *perr.(*SyntaxError) {
+			t.Fatalf("ScanArray(%q, %d): %#v, Parse: %#v", name, opt.MaxDepth, serr, perr)
+		}
+		return
+	}
+	if _, ok := want.(*Array); !ok {
+		var se *SyntaxError
+		if !errors.As(serr, &se) || se.Code != CodeNotArray || len(got.Elems) != 0 {
+			t.Fatalf("ScanArray(%q) of a %T: err %v, %d elements", name, want, serr, len(got.Elems))
+		}
+		return
+	}
+	if serr != nil {
+		t.Fatalf("ScanArray(%q, %d): %v, Parse succeeded", name, opt.MaxDepth, serr)
+	}
+	if !Equal(got, want) {
+		t.Fatalf("ScanArray(%q) built %s, Parse %s", name, AppendJSON(nil, got), AppendJSON(nil, want))
 	}
 }
 
