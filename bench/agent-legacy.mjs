@@ -10,7 +10,7 @@
 // the drop-in supports 1.0 and 0.0.59, and an app moving to it also moves
 // off 0.0.48); the floor of 1.0.0. Both agents read the same SSE bytes.
 //
-//   (cd bench/ag-ui-048 && npm ci) && node bench/agent-legacy.mjs [--quick] [--out FILE]
+//   (cd bench/ag-ui-048 && npm ci) && node bench/agent-legacy.mjs [--quick] [--out FILE]   (writes bench/results-agent-legacy.json)
 
 import { writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -26,7 +26,7 @@ const root = dirname(benchDir);
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
-const out = outIdx >= 0 ? args[outIdx + 1] : null;
+const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-agent-legacy.json');
 const options = quick ? { lengths: [1, 5, 25], subscribers: [1, 10], reps: 1 } : {};
 
 process.env.SUPPRESS_TRANSFORMATION_WARNINGS = 'true';
@@ -81,7 +81,5 @@ const res = await runAgentBench({
 res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
 res.runtime = { name: 'node', version: process.version, official: '@ag-ui/client 0.0.48' };
 console.log(agentTable(res, `Node ${process.version}, HttpAgent of @ag-ui/client 0.0.48 against the drop-in`));
-if (out !== null) {
-  await writeFile(out, JSON.stringify(res, null, 2) + '\n');
-  console.error(`wrote ${out}`);
-}
+await writeFile(out, JSON.stringify(res, null, 2) + '\n');
+console.error(`wrote ${out}`);
