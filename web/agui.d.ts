@@ -481,6 +481,8 @@ export interface Agent {
   run(input?: RunAgentInput | object | string, options?: RunOptions & { url?: string | URL }): Promise<RunOutcome>;
   /** addUserMessage(content), then run(). */
   send(content: string | InputContent[], options?: RunOptions & { url?: string | URL }): Promise<RunOutcome>;
+  /** After a reload: the reducer's resume() at options.url (default: the agent's url). */
+  resume(input?: RunAgentInput | object | string, options?: RunOptions & { url?: string | URL }): Promise<RunOutcome>;
   stop(): Promise<ChangeRecord>;
   addUserMessage(content: string | InputContent[], id?: string): Promise<ChangeRecord>;
   addToolResult(toolCallId: string, content: string | JSONValue): Promise<ChangeRecord>;
@@ -491,6 +493,10 @@ export interface Agent {
   /** Disposes the reducer it made (not one it was given). */
   dispose(): void;
 }
+
+/** The actions the framework bindings return beside the state (the agent's bound methods). */
+export type AgentActions = Pick<Agent, 'run' | 'send' | 'resume' | 'stop' | 'addUserMessage' | 'addToolResult' |
+  'reset' | 'setState' | 'setMessages' | 'runInput'>;
 
 /** The state before anything was folded (frozen). */
 export const EMPTY_STATE: AgentState;

@@ -1,23 +1,14 @@
 // Types of react.js: the React binding (subpath "./react").
-import type { Agent, AgentOptions, AgentState } from './agui.js';
+import type { Agent, AgentActions, AgentOptions, AgentState } from './agui.js';
 
 /** The actions of an agent plus the selected state. */
-export interface UseAgentResult<T> {
+export interface UseAgentResult<T> extends AgentActions {
   /** selector(state); EMPTY_STATE's slice until loaded and during server rendering. */
   state: T;
   agent: Agent;
   ready: boolean;
   /** Why the module failed to load, else null. */
   error: unknown;
-  run: Agent['run'];
-  send: Agent['send'];
-  stop: Agent['stop'];
-  addUserMessage: Agent['addUserMessage'];
-  addToolResult: Agent['addToolResult'];
-  reset: Agent['reset'];
-  setState: Agent['setState'];
-  setMessages: Agent['setMessages'];
-  runInput: Agent['runInput'];
 }
 
 /**

@@ -5,7 +5,7 @@
 // untouched messages and tool calls identical from one change to the next.
 
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { createAgent, EMPTY_STATE } from './src/agent.js';
+import { agentActions, createAgent, EMPTY_STATE } from './src/agent.js';
 
 const identity = (s) => s;
 
@@ -56,15 +56,7 @@ export function useAgent(options, selector = identity, isEqual = Object.is) {
     agent,
     ready: phase === 'ready',
     error: phase === 'error' ? agent.error : null,
-    run: agent.run,
-    send: agent.send,
-    stop: agent.stop,
-    addUserMessage: agent.addUserMessage,
-    addToolResult: agent.addToolResult,
-    reset: agent.reset,
-    setState: agent.setState,
-    setMessages: agent.setMessages,
-    runInput: agent.runInput,
+    ...agentActions(agent),
   }), [state, agent, phase]);
 }
 

@@ -1,20 +1,11 @@
 // Types of svelte.js: the Svelte binding (subpath "./svelte").
-import type { Agent, AgentOptions, AgentState, Readable } from './agui.js';
+import type { Agent, AgentActions, AgentOptions, AgentState, Readable } from './agui.js';
 
-export interface AgentStore<T> extends Readable<T> {
+export interface AgentStore<T> extends Readable<T>, AgentActions {
   agent: Agent;
   readonly ready: boolean;
   /** A store of why the module failed to load (null until then). */
   error: Readable<unknown>;
-  run: Agent['run'];
-  send: Agent['send'];
-  stop: Agent['stop'];
-  addUserMessage: Agent['addUserMessage'];
-  addToolResult: Agent['addToolResult'];
-  reset: Agent['reset'];
-  setState: Agent['setState'];
-  setMessages: Agent['setMessages'];
-  runInput: Agent['runInput'];
   dispose: Agent['dispose'];
 }
 

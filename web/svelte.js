@@ -4,7 +4,7 @@
 // `$agent` works in Svelte 3 to 5. The module is loaded when the store is
 // first subscribed to in a browser, never during server rendering.
 
-import { createAgent, isAgent } from './src/agent.js';
+import { agentActions, createAgent, isAgent } from './src/agent.js';
 
 const identity = (s) => s;
 
@@ -34,15 +34,7 @@ export function agentStore(optionsOrAgent, selector = identity) {
       },
     },
     get ready() { return agent.ready; },
-    run: agent.run,
-    send: agent.send,
-    stop: agent.stop,
-    addUserMessage: agent.addUserMessage,
-    addToolResult: agent.addToolResult,
-    reset: agent.reset,
-    setState: agent.setState,
-    setMessages: agent.setMessages,
-    runInput: agent.runInput,
+    ...agentActions(agent),
     dispose: agent.dispose,
   };
 }

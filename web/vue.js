@@ -5,7 +5,7 @@
 // rendering) and the agent disposed with the component's scope.
 
 import { getCurrentInstance, onMounted, onScopeDispose, shallowRef, getCurrentScope } from 'vue';
-import { createAgent, isAgent } from './src/agent.js';
+import { agentActions, createAgent, isAgent } from './src/agent.js';
 
 export function useAgent(optionsOrAgent) {
   const given = isAgent(optionsOrAgent);
@@ -38,14 +38,6 @@ export function useAgent(optionsOrAgent) {
   }
   return {
     state, messages, toolCalls, status, ready, error, agent,
-    run: agent.run,
-    send: agent.send,
-    stop: agent.stop,
-    addUserMessage: agent.addUserMessage,
-    addToolResult: agent.addToolResult,
-    reset: agent.reset,
-    setState: agent.setState,
-    setMessages: agent.setMessages,
-    runInput: agent.runInput,
+    ...agentActions(agent),
   };
 }

@@ -61,7 +61,7 @@ class Agent {
     this.#reducerOptions = reducerOptions;
     this.#empty = reducerOptions.threadId ? freeze({ ...EMPTY_STATE, threadId: String(reducerOptions.threadId) }) : EMPTY_STATE;
     // Bound: components pass these around (useSyncExternalStore, onClick).
-    for (const name of ['subscribe', 'getSnapshot', 'load', 'run', 'send', 'stop', 'addUserMessage', 'addToolResult',
+    for (const name of ['subscribe', 'getSnapshot', 'load', 'run', 'send', 'resume', 'stop', 'addUserMessage', 'addToolResult',
       'reset', 'setState', 'setMessages', 'runInput', 'dispose']) {
       this[name] = this[name].bind(this);
     }
@@ -136,6 +136,14 @@ class Agent {
     return this.load().then((r) => r.run(url, input, { ...this.#runOptions, ...rest }));
   }
 
+  /** After a reload (the state restored with its lastEventId): continues the run the state
+   *  holds, from options.url (default: the agent's url); the reducer's resume(). */
+  resume(input, options) {
+    const { url = this.#url, ...rest } = options ?? {};
+    if (url === undefined) return Promise.reject(new TypeError('agui agent: resume() needs a url (createAgent({url}) or resume(input, {url}))'));
+    return this.load().then((r) => r.resume(url, input, { ...this.#runOptions, ...rest }));
+  }
+
   /** The UI's submit: adds a user message, then runs. */
   send(content, options) {
     return this.load().then(async (r) => {
@@ -161,6 +169,23 @@ class Agent {
     if (this.#owned) this.#reducer?.dispose();
     this.#listeners.clear();
   }
+}
+
+/** The actions the framework bindings hand out (bound methods of agent): one list, so the
+ *  bindings cannot drift apart. */
+export function agentActions(agent) {
+  return {
+    run: agent.run,
+    send: agent.send,
+    resume: agent.resume,
+    stop: agent.stop,
+    addUserMessage: agent.addUserMessage,
+    addToolResult: agent.addToolResult,
+    reset: agent.reset,
+    setState: agent.setState,
+    setMessages: agent.setMessages,
+    runInput: agent.runInput,
+  };
 }
 
 /** An agent: a reducer loaded on first use, with a chat UI's actions. */

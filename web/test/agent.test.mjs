@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReducer, createWorkerHost, createAgent, EMPTY_STATE, textOf } from '../agui.node.js';
+import { agentActions } from '../src/agent.js';
 import { serve } from '../agui-worker.js';
 import { wasmURL } from './helpers.mjs';
 
@@ -113,4 +114,17 @@ test('createAgent: empty state until loaded, actions wait for the load, dispose'
   agent.dispose();
   assert.equal(r.disposed, true);
   await assert.rejects(createAgent({ wasm: new URL('./missing.wasm', wasmURL) }).load());
+});
+
+test('agent.resume(): needs a url; with nothing to resume it settles without a request; agentActions are its bound actions', async () => {
+  const agent = createAgent({ wasm: wasmURL });
+  const { resume, addUserMessage, ...rest } = agentActions(agent);
+  await assert.rejects(resume(), /resume\(\) needs a url/);
+  await addUserMessage('hi'); // detached: the actions are bound
+  // Not running, no lastEventId: no request is made, so the url is never reached.
+  assert.equal(await resume(undefined, { url: 'http://127.0.0.1:9/never' }), 'completed');
+  assert.equal(agent.reducer.lastRun.reason, 'nothing_to_resume');
+  assert.deepEqual(Object.keys(rest).sort(), ['reset', 'run', 'runInput', 'send', 'setMessages', 'setState', 'stop', 'addToolResult'].sort());
+  for (const f of Object.values(rest)) assert.equal(typeof f, 'function');
+  agent.dispose();
 });
