@@ -41,29 +41,9 @@ const CodeNotObject = "not_object"
 // it returns a *SyntaxError.
 func ScanObject(data []byte, opt ParseOptions, fn func(key, value []byte) error) error {
 	p := parser{data: data, maxDepth: opt.MaxDepth}
-	if p.maxDepth <= 0 {
-		p.maxDepth = DefaultMaxDepth
-	}
-	p.skipSpace()
-	if p.pos >= len(data) {
-		return p.errorf(CodeEmpty, "no JSON value")
-	}
-	if data[p.pos] != '{' {
-		start := p.pos
-		if err := p.skipValue(0); err != nil {
-			return err
-		}
-		if err := p.trailing(); err != nil {
-			return err
-		}
-		p.pos = start
-		return p.errorf(CodeNotObject, "JSON value is "+KindOf(data[start:]).String()+", not an object")
-	}
 	// The object itself is one level; maxDepth is at least one.
-	p.pos++
-	p.skipSpace()
-	if p.pos >= len(data) {
-		return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+	if err := p.open('{', CodeNotObject, "an object"); err != nil {
+		return err
 	}
 	if data[p.pos] != '}' {
 		for {
@@ -126,28 +106,8 @@ const CodeNotArray = "not_array"
 // levels or it returns a *SyntaxError.
 func ScanArray(data []byte, opt ParseOptions, fn func(elem []byte) error) error {
 	p := parser{data: data, maxDepth: opt.MaxDepth}
-	if p.maxDepth <= 0 {
-		p.maxDepth = DefaultMaxDepth
-	}
-	p.skipSpace()
-	if p.pos >= len(data) {
-		return p.errorf(CodeEmpty, "no JSON value")
-	}
-	if data[p.pos] != '[' {
-		start := p.pos
-		if err := p.skipValue(0); err != nil {
-			return err
-		}
-		if err := p.trailing(); err != nil {
-			return err
-		}
-		p.pos = start
-		return p.errorf(CodeNotArray, "JSON value is "+KindOf(data[start:]).String()+", not an array")
-	}
-	p.pos++
-	p.skipSpace()
-	if p.pos >= len(data) {
-		return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+	if err := p.open('[', CodeNotArray, "an array"); err != nil {
+		return err
 	}
 	if data[p.pos] != ']' {
 		for {
@@ -185,6 +145,37 @@ func ScanArray(data []byte, opt ParseOptions, fn func(elem []byte) error) error 
 	}
 	p.pos++ // the closing ']'
 	return p.trailing()
+}
+
+// open starts a scan of data as one container opened by opener: it skips
+// leading whitespace and the opener, leaving p.pos on what follows it.
+// Input that is valid JSON of another kind fails with code ("JSON value is
+// a string, not " + what), invalid input with Parse's error.
+func (p *parser) open(opener byte, code, what string) error {
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return p.errorf(CodeEmpty, "no JSON value")
+	}
+	if p.data[p.pos] != opener {
+		start := p.pos
+		if err := p.skipValue(0); err != nil {
+			return err
+		}
+		if err := p.trailing(); err != nil {
+			return err
+		}
+		p.pos = start
+		return p.errorf(code, "JSON value is "+KindOf(p.data[start:]).String()+", not "+what)
+	}
+	p.pos++
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+	}
+	return nil
 }
 
 // trailing checks that only whitespace follows the top-level value.
