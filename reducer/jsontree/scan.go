@@ -58,31 +58,20 @@ func ScanObject(data []byte, opt ParseOptions, fn func(key, value []byte) error)
 			if err := p.colon(); err != nil {
 				return err
 			}
-			start := p.pos
-			if p.pos < len(data) && data[p.pos] == '"' {
-				err = p.skipStr() // the commonest case, without skipValue's setup
-			} else {
-				err = p.skipValue(1)
-			}
+			value, err := p.member()
 			if err != nil {
 				return err
 			}
-			if err := fn(key, data[start:p.pos]); err != nil {
+			if err := fn(key, value); err != nil {
 				return err
 			}
-			p.skipSpace()
-			if p.pos >= len(data) {
-				return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+			done, err := p.next('}', true)
+			if err != nil {
+				return err
 			}
-			c := data[p.pos]
-			if c == '}' {
+			if done {
 				break
 			}
-			if c != ',' {
-				return p.afterValueError(true, c)
-			}
-			p.pos++
-			p.skipSpace()
 		}
 	}
 	p.pos++ // the closing '}'
@@ -112,39 +101,58 @@ func ScanArray(data []byte, opt ParseOptions, fn func(elem []byte) error) error 
 	if data[p.pos] != ']' {
 		for {
 			// An element starts at p.pos.
-			start := p.pos
-			var err error
-			if data[p.pos] == '"' {
-				err = p.skipStr()
-			} else {
-				err = p.skipValue(1)
-			}
+			elem, err := p.member()
 			if err != nil {
 				return err
 			}
-			if err := fn(data[start:p.pos]); err != nil {
+			if err := fn(elem); err != nil {
 				return err
 			}
-			p.skipSpace()
-			if p.pos >= len(data) {
-				return p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+			done, err := p.next(']', false)
+			if err != nil {
+				return err
 			}
-			c := data[p.pos]
-			if c == ']' {
+			if done {
 				break
-			}
-			if c != ',' {
-				return p.afterValueError(false, c)
-			}
-			p.pos++
-			p.skipSpace()
-			if p.pos >= len(data) {
-				return p.errorf(CodeUnexpectedEnd, "unexpected end of input, expected a value")
 			}
 		}
 	}
 	p.pos++ // the closing ']'
 	return p.trailing()
+}
+
+// member skips the value that starts at p.pos, an object's member or an
+// array's element, and returns its text. A string, the commonest member,
+// skips without skipValue's setup.
+func (p *parser) member() ([]byte, error) {
+	start := p.pos
+	var err error
+	if p.pos < len(p.data) && p.data[p.pos] == '"' {
+		err = p.skipStr()
+	} else {
+		err = p.skipValue(1)
+	}
+	return p.data[start:p.pos], err
+}
+
+// next moves past the comma after a member and the whitespace that
+// follows, or reports with done that the container ends at p.pos (closer).
+// inObject words the error for anything else.
+func (p *parser) next(closer byte, inObject bool) (done bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, p.errorf(CodeUnexpectedEnd, "unexpected end of input")
+	}
+	switch c := p.data[p.pos]; c {
+	case closer:
+		return true, nil
+	case ',':
+		p.pos++
+		p.skipSpace()
+		return false, nil
+	default:
+		return false, p.afterValueError(inObject, c)
+	}
 }
 
 // open starts a scan of data as one container opened by opener: it skips
