@@ -25,10 +25,10 @@ import { buildImportMap } from './importmap.mjs';
 import { startServer } from './serve.mjs';
 import { agentTable } from './report.mjs';
 import { withDev } from './agent-core.mjs';
+import { executablePath, launchBenchChromium, openBenchPage } from './chromium.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(benchDir);
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
@@ -140,7 +140,6 @@ ${dev ? `<script>globalThis.process = { env: { NODE_ENV: 'development' } };</scr
 }
 
 async function inChromium() {
-  const { chromium } = await import('playwright-core');
   const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
   const server = await startServer(root, {
     '/bench/agent-page.html': page(importMap, options),
@@ -149,30 +148,12 @@ async function inChromium() {
   const profile = await mkdtemp(join(tmpdir(), 'agui-agent-bench-'));
   let context;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath,
-      headless: true,
-      args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-quic', '--js-flags=--expose-gc',
-      ],
-    });
+    context = await launchBenchChromium(profile);
     // One page per mode: each loads its modules afresh (the drop-in reads
     // NODE_ENV when its modules load).
     const run = async (path) => {
       const p = await context.newPage();
-      p.setDefaultTimeout(0);
-      const problems = [];
-      p.on('console', (m) => {
-        if (m.type() === 'error') problems.push(m.text());
-        else if (m.text().startsWith('[chromium')) console.error(`  ${m.text()}`);
-      });
-      p.on('pageerror', (e) => problems.push(e.message));
-      p.on('request', (r) => { if (!r.url().startsWith(server.url)) problems.push(`request outside 127.0.0.1: ${r.url()}`); });
-      await p.goto(`${server.url}${path}`);
-      await p.waitForFunction(() => window.benchReady === true || undefined, null, { timeout: 60_000 }).catch(() => {
-        throw new Error(`the bench page did not load: ${problems.join('; ')}`);
-      });
+      const problems = await openBenchPage(p, server.url, path);
       const res = await p.evaluate(() => window.runIt());
       res.runtime = { name: 'chromium', version: await p.evaluate(() => navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? navigator.userAgent) };
       if (problems.length) res.problems = problems;

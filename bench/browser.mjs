@@ -13,14 +13,13 @@ import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { buildImportMap } from './importmap.mjs';
 import { startServer } from './serve.mjs';
 import { table, reliabilityLines } from './report.mjs';
+import { executablePath, launchBenchChromium, openBenchPage } from './chromium.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(benchDir);
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -64,28 +63,9 @@ const profile = await mkdtemp(join(tmpdir(), 'agui-bench-chromium-'));
 let context;
 const t0 = Date.now();
 try {
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-quic',
-      '--js-flags=--expose-gc', // core.mjs collects garbage before each measured fold
-    ],
-  });
+  context = await launchBenchChromium(profile);
   const p = context.pages()[0] ?? await context.newPage();
-  p.setDefaultTimeout(0);
-  const problems = [];
-  p.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
-    else if (m.text().startsWith('[chromium]')) console.error(`  ${m.text()}`);
-  });
-  p.on('pageerror', (e) => problems.push(e.message));
-  p.on('request', (r) => { if (!r.url().startsWith(server.url)) problems.push(`request outside 127.0.0.1: ${r.url()}`); });
-  await p.goto(`${server.url}/bench/page.html`);
-  await p.waitForFunction(() => window.benchReady === true || undefined, null, { timeout: 60_000 }).catch(() => {
-    throw new Error(`the bench page did not load: ${problems.join('; ')}`);
-  });
+  const problems = await openBenchPage(p, server.url, '/bench/page.html');
   const isolated = await p.evaluate(() => globalThis.crossOriginIsolated === true);
   if (reliabilityOnly) {
     const rel = await p.evaluate((q) => window.runReliability(q), quick);
