@@ -3,7 +3,7 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench bench-legacy wasm run clean
+.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures
 
 all: test
 
@@ -20,6 +20,15 @@ test-go:
 ## wasm: web/dist/agui.wasm (+ .gz, .br) and the matching wasm_exec.js
 wasm:
 	$(GO) run ./cmd/wasm-build
+
+## docs-figures: the documentation's changing figures from one source (the
+## built module's sizes, kept in docs/figures.json, and bench/results*.json)
+## into docs/figures.md and the pages' <!-- figure NAME --> regions; run it
+## after make bench or a change that moves the module's size. go test
+## ./docs/ fails when a page disagrees, web/test/figures.test.mjs when the
+## built module is more than 1% off the recorded sizes
+docs-figures: wasm
+	$(GO) run ./cmd/docs-figures
 
 ## test-wasm: the bridge and the reducer as js/wasm under node
 test-wasm:
