@@ -250,6 +250,7 @@ func (s *Source) Figures() map[string]string {
 			fmt.Sprintf("| brotli -q 11 (`agui.wasm.br`) | %s | %s |", thousands(m.Brotli), kib(m.Brotli)),
 		}, "\n"),
 		"bench-reducer":         reducerTable(s.Node, s.Chromium),
+		"bench-reducer-ratio":   reducerRatio(100, s.Node, s.Chromium),
 		"bench-reducer-summary": reducerSummary(s.Node, s.Chromium),
 	}
 	a := s.Agent
@@ -357,6 +358,20 @@ func reducerTable(runs ...*reducerResults) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// reducerRatio is the official reducer's cost over ours at turns, per
+// runtime: "155× in Node 20 and 163× in Chromium 156".
+func reducerRatio(turns int, runs ...*reducerResults) string {
+	var parts []string
+	for _, r := range runs {
+		for _, l := range r.Lengths {
+			if l.Turns == turns {
+				parts = append(parts, fixed(l.Ratio, 0)+"× in "+runtimeName(r.Runtime))
+			}
+		}
+	}
+	return strings.Join(parts, " and ")
 }
 
 func reducerSummary(node, chromium *reducerResults) string {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,11 +53,24 @@ func TestFiguresAgree(t *testing.T) {
 // A byte count of the size of a module: 687,540 B, 3.4 MiB, 671 KiB.
 var sizeQuote = regexp.MustCompile(`\b\d{1,3}(?:,\d{3})+ ?(?:B|bytes)\b|\b\d+(?:\.\d+)? ?(?:KiB|MiB|KB|MB)\b`)
 
+// quotedBytes is the number of bytes a size quote says.
+func quotedBytes(q string) float64 {
+	num := regexp.MustCompile(`[\d,.]+`).FindString(q)
+	v, _ := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+	switch {
+	case strings.HasSuffix(q, "KiB"), strings.HasSuffix(q, "KB"):
+		v *= 1024
+	case strings.HasSuffix(q, "MiB"), strings.HasSuffix(q, "MB"):
+		v *= 1 << 20
+	}
+	return v
+}
+
 // moduleWord says a paragraph is about the module's size.
-var moduleWord = regexp.MustCompile(`(?i)brotli|gzip|agui\.wasm|\bwasm\b`)
+var moduleWord = regexp.MustCompile(`(?i)brotli|gzip|agui\.wasm`)
 
 // TestNoStraySizes: outside a figure region, no paragraph that speaks of the
-// module quotes a size, except the budget (700,000 bytes) and sizes said to be
+// module (brotli, gzip, agui.wasm) quotes a size the module could have, except the budget (700,000 bytes) and sizes said to be
 // of another time ("at the time").
 func TestNoStraySizes(t *testing.T) {
 	pages, err := Pages(root)
@@ -75,10 +89,79 @@ func TestNoStraySizes(t *testing.T) {
 				continue
 			}
 			for _, q := range sizeQuote.FindAllString(para, -1) {
-				if strings.HasPrefix(q, "700,000") {
-					continue
+				if strings.HasPrefix(q, "700,000") || quotedBytes(q) < 200_000 {
+					continue // the budget, or too small to be the module (a JS bundle)
 				}
 				t.Errorf("%s quotes %q beside the module outside a figure region (<!-- figure NAME -->, docs/figures.md):\n%s", p, q, para)
+			}
+		}
+	}
+}
+
+// slug is GitHub's anchor for a heading.
+func slug(h string) string {
+	h = strings.ToLower(strings.TrimSpace(h))
+	h = regexp.MustCompile("[`*_]").ReplaceAllString(h, "")
+	var b strings.Builder
+	for _, r := range h {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '—' && r != '→' && r != '…':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestLinks: every relative link of README.md and docs/*.md names a file of
+// the repository, and an anchor a heading of that page.
+func TestLinks(t *testing.T) {
+	pages, err := Pages(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, figuresPage, "web/README.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	heading := regexp.MustCompile(`(?m)^#{1,6} (.+)$`)
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(rel string) map[string]bool {
+		if a, ok := anchors[rel]; ok {
+			return a
+		}
+		a := map[string]bool{}
+		text, err := os.ReadFile(filepath.Join(root, rel))
+		if err == nil {
+			text = regexp.MustCompile("(?ms)^```.*?^```").ReplaceAll(text, nil)
+			for _, m := range heading.FindAllSubmatch(text, -1) {
+				a[slug(string(m[1]))] = true
+			}
+		}
+		anchors[rel] = a
+		return a
+	}
+	for _, p := range pages {
+		text, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text = regexp.MustCompile("(?ms)^```.*?^```").ReplaceAll(text, nil)
+		for _, m := range link.FindAllSubmatch(text, -1) {
+			target := string(m[1])
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			rel := p
+			if file != "" {
+				rel = filepath.ToSlash(filepath.Join(filepath.Dir(p), file))
+				if _, err := os.Stat(filepath.Join(root, rel)); err != nil {
+					t.Errorf("%s links to %s, which does not exist", p, target)
+					continue
+				}
+			}
+			if anchor != "" && strings.HasSuffix(rel, ".md") && !anchorsOf(rel)[anchor] {
+				t.Errorf("%s links to %s: %s has no heading with that anchor", p, target, rel)
 			}
 		}
 	}

@@ -58,8 +58,9 @@ func program(code string) string {
 	}
 	var b strings.Builder
 	b.WriteString("package main\n\nimport (\n")
+	uncommented := regexp.MustCompile(`(?m)//.*$`).ReplaceAllString(code, "")
 	for name, path := range imports {
-		if regexp.MustCompile(`\b` + name + `\.`).MatchString(code) {
+		if regexp.MustCompile(`\b` + name + `\.`).MatchString(uncommented) {
 			fmt.Fprintf(&b, "\t%q\n", path)
 		}
 	}
