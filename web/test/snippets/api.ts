@@ -3,7 +3,7 @@ import type { AgentState, ReducerFactory } from '@agui-reducer/web';
 declare const factory: ReducerFactory;            // await loadReducer()
 declare function render(state: AgentState): void; // the page's view
 declare const token: string;
-// README.md, "API":
+// docs/api.md, "A reducer":
 const chat = factory.createReducer({});      // one per chat or thread; many per page
 let frame = 0;                               // render once per frame, however many events
 chat.subscribe(() => { frame ||= requestAnimationFrame(() => { frame = 0; render(chat.state); }); });
@@ -13,5 +13,5 @@ const controller = new AbortController();
 const outcome = await chat.run('/agent', chat.runInput({ tools: [] }), {
   signal: controller.signal, headers: { Authorization: `Bearer ${token}` },
 });
-// (end of the README's code)
+// (end of the page's code)
 console.log(outcome);

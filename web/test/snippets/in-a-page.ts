@@ -1,4 +1,4 @@
-// README.md, "In a page" (run, with the hooks its test reads, as web/test/bundlers/app/main.ts):
+// docs/getting-started.md, "In a page" (run, with the hooks its test reads, as web/test/bundlers/app/main.ts):
 import { loadReducer, createWorkerReducer, LoadError } from '@agui-reducer/web';
 import type { AgentState, Message } from '@agui-reducer/web';
 

@@ -1,7 +1,7 @@
 import type { AgentState } from '@agui-reducer/web';
 
 declare function render(state: AgentState): void; // the page's view
-// README.md, the package's (web/README.md):
+// web/README.md:
 import { loadReducer } from '@agui-reducer/web';
 
 const factory = await loadReducer();          // finds agui.wasm next to the package

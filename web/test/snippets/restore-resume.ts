@@ -1,7 +1,7 @@
 import type { Reducer } from '@agui-reducer/web';
 
 declare const chat: Reducer;
-// README.md, "API" (restore and resume after a reload):
+// docs/resumable-runs.md, restore and resume after a reload:
 chat.subscribe(() => sessionStorage.setItem('chat', JSON.stringify(chat.snapshot()))); // or throttled
 // … on load:
 const saved = sessionStorage.getItem('chat');

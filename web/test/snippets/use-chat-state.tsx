@@ -1,4 +1,4 @@
-// README.md, "Frameworks":
+// docs/frameworks.md, "Any framework":
 import { useSyncExternalStore } from 'react';
 import type { AgentState, Reducer } from '@agui-reducer/web';
 

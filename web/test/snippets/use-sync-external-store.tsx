@@ -1,4 +1,4 @@
-// README.md, "Frameworks":
+// docs/frameworks.md, "Any framework":
 import { memo, useSyncExternalStore } from 'react';
 import { textOf } from '@agui-reducer/web';
 import type { Message, Reducer } from '@agui-reducer/web';

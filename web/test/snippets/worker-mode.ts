@@ -1,7 +1,7 @@
 import type { AgentState } from '@agui-reducer/web';
 
 declare function render(state: AgentState): void; // the page's view
-// README.md, "Worker mode":
+// docs/getting-started.md, "Worker mode":
 import { createWorkerReducer } from '@agui-reducer/web';
 
 const chat = await createWorkerReducer();    // the package's worker, started on first use
