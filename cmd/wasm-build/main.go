@@ -168,7 +168,7 @@ func build(outDir, pkg string, quality int, lines bool, budget int64) error {
 // build still succeeds (make run works), web/test/size.test.mjs fails.
 func checkBudget(br os.FileInfo, err error, budget int64) {
 	if err == nil && budget > 0 && br.Size() > budget {
-		fmt.Fprintf(os.Stderr, "wasm-build: warning: agui.wasm is %d bytes brotli, past its budget of %d bytes (README, Download size)\n", br.Size(), budget)
+		fmt.Fprintf(os.Stderr, "wasm-build: warning: agui.wasm is %d bytes brotli, past its budget of %d bytes (docs/performance.md, Download size)\n", br.Size(), budget)
 	}
 }
 

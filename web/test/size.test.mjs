@@ -1,5 +1,5 @@
 // The module's download size against its budget: 700,000 bytes brotli
-// (README, "Download size"). make wasm writes dist/agui.wasm.br with
+// (docs/performance.md, "Download size"). make wasm writes dist/agui.wasm.br with
 // Debian's brotli -q 11; without it (or when the copy is older than the
 // module) the size is computed here with the same quality and window.
 import { test } from 'node:test';
@@ -30,5 +30,5 @@ test(`agui.wasm is within its budget of ${BUDGET.toLocaleString('en')} bytes bro
   assert.ok(size <= BUDGET,
     `agui.wasm is ${size.toLocaleString('en')} bytes brotli, ${(size - BUDGET).toLocaleString('en')} past its budget: `
     + 'find what grew (cmd/wasm-build builds it; a build without its -s -w ldflags has the function names), '
-    + 'or raise the budget in README, cmd/wasm-build and here with the reason');
+    + 'or raise the budget in docs/performance.md, cmd/wasm-build and here with the reason');
 });

@@ -1,6 +1,6 @@
 // The framework bindings in each framework's real production build: apps
 // made from Vite's own templates (react-ts, svelte-ts, vue-ts) plus the
-// README's "Frameworks" code, with the package installed from its packed
+// "Frameworks" code (docs/frameworks.md), with the package installed from its packed
 // tarball, served by the demo server and driven in headless Chromium. Each
 // streams an answer with a tool call; the React app also counts renders.
 //
@@ -146,10 +146,10 @@ test('Next.js (next build, static export, no configuration for the package): a c
   await chat(url, { worker: true, ready: '[data-worker="true"]' });
 });
 
-test('the README\'s framework snippets are the fixtures\' files', () => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+test('the framework snippets of docs/frameworks.md are the fixtures\' files', () => {
+  const page = readFileSync(path.join(root, 'docs/frameworks.md'), 'utf8');
   for (const file of ['react/src/Chat.tsx', 'svelte/src/Chat.svelte', 'vue/src/Chat.vue', 'next/app/Chat.tsx']) {
     const code = readFileSync(path.join(here, file), 'utf8').trim();
-    assert.ok(readme.includes(code), `README.md lacks ${file} verbatim`);
+    assert.ok(page.includes(code), `docs/frameworks.md lacks ${file} verbatim`);
   }
 });
