@@ -337,7 +337,7 @@ func TestResumeErrors(t *testing.T) {
 	}
 
 	// Bytes: a budget smaller than two runs keeps the newest only.
-	srv = startServer(t, config{logBytes: 15000}) // one run, not two
+	srv = startServer(t, config{logBytes: 30000}) // one run, not two (each holds some 20 KB)
 	_, e, _ := runFrames(t, srv, runBody(t, "e", "tools"), "")
 	_, f, _ := runFrames(t, srv, runBody(t, "f", "text"), "")
 	status, _ = resumeStatus(t, srv, e[1].ID)
@@ -490,36 +490,93 @@ func TestRunLogEviction(t *testing.T) {
 	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
 	l := newRunLog(3, 1<<20, time.Hour, tick)
 	mk := func(key string) *loggedRun { return &loggedRun{key: key, cancel: func() {}} }
+	add := func(r *loggedRun, max int) bool {
+		_, ok := l.add(r, max)
+		return ok
+	}
 	a, b, c, d := mk("a"), mk("b"), mk("c"), mk("d")
 	for _, r := range []*loggedRun{a, b, c} {
-		require.True(t, l.add(r, 10))
+		require.True(t, add(r, 10))
 		l.append(r, []byte(`{"type":"RUN_STARTED"}`))
 	}
 	l.finish(b, true)
-	require.True(t, l.add(d, 10))
+	require.True(t, add(d, 10))
 	assert.Nil(t, l.get("b"), "the finished run goes first, though a is older")
 	assert.NotNil(t, l.get("a"))
 
 	e := mk("e")
-	require.True(t, l.add(e, 10))
+	require.True(t, add(e, 10))
 	assert.Nil(t, l.get("a"), "then the oldest running run")
-	l.mu.Lock()
-	assert.Equal(t, 4, l.runningLocked(), "a, c, d, e are produced")
-	l.mu.Unlock()
-	assert.False(t, l.add(mk("f"), 4), "the cap counts the evicted running run")
+	assert.Equal(t, 4, l.running, "a, c, d, e are produced")
+	assert.False(t, add(mk("f"), 4), "the cap counts the evicted running run")
 	l.finish(a, false)
-	assert.True(t, l.add(mk("g"), 4))
+	assert.True(t, add(mk("g"), 4))
+}
 
-	// Bytes: the log's total stays under the bound once older runs go.
-	l = newRunLog(100, 100, time.Hour, tick)
+// TestRunLogBytes: what the log holds (frames, their overhead, each run's
+// record) stays within its byte bound: older runs go; a run larger than
+// the bound alone is not resumable and keeps only the frames its
+// connections have yet to write; when those exceed the bound, it is
+// stopped; an evicted run nobody reads is stopped and, once done, holds
+// nothing.
+func TestRunLogBytes(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
+	frame := func(n int) []byte { return bytes.Repeat([]byte("x"), n) }
+	const bound = 2*runOverhead + 600
+	l := newRunLog(100, bound, time.Hour, tick)
+	cancelled := map[string]bool{}
+	mk := func(key string) *loggedRun {
+		return &loggedRun{key: key, cancel: func() { cancelled[key] = true }}
+	}
+	cost := func(n int) int64 { return int64(cap(frame(n))) + frameOverhead }
+
+	// Older finished runs go.
 	x, y := mk("x"), mk("y")
-	require.True(t, l.add(x, 10))
-	l.append(x, bytes.Repeat([]byte("x"), 80))
+	rx, _ := l.add(x, 10)
+	l.append(x, frame(800))
 	l.finish(x, true)
-	require.True(t, l.add(y, 10))
-	l.append(y, bytes.Repeat([]byte("y"), 40))
+	l.detach(x, rx, 0)
+	ry, _ := l.add(y, 10)
+	l.append(y, frame(400))
 	assert.Nil(t, l.get("x"))
-	l.mu.Lock()
-	assert.EqualValues(t, 40, l.bytes)
-	l.mu.Unlock()
+	assert.True(t, x.released)
+	assert.Equal(t, runOverhead+cost(400), l.held)
+	assert.LessOrEqual(t, l.held, int64(bound))
+
+	// y grows past the bound alone: not resumable any more, and holds
+	// only what its connection has not written.
+	for range 3 {
+		l.append(y, frame(400))
+	}
+	assert.Nil(t, l.get("y"), "a run larger than the bound is not resumable")
+	assert.True(t, y.evicted)
+	assert.Greater(t, l.held, int64(bound), "its connection has written nothing yet")
+	assert.True(t, cancelled["y"], "what is not written exceeds the bound: stopped")
+	assert.Equal(t, stopTooLarge, l.stopReason(y))
+	frames, _, _ := l.next(y, ry)
+	assert.Len(t, frames, 4, "the connection still gets what was produced")
+	for range frames {
+		l.advance(y, ry)
+	}
+	assert.Equal(t, int64(runOverhead), l.held, "written frames of an evicted run are dropped")
+	l.finish(y, true)
+	assert.False(t, y.complete, "a stopped run is not complete")
+	l.detach(y, ry, time.Hour)
+	assert.Equal(t, int64(0), l.held, "an evicted run, done and unread, holds nothing")
+
+	// An evicted run nobody reads is stopped at once, whatever the grace.
+	l = newRunLog(1, 1<<20, time.Hour, tick)
+	z, w := mk("z"), mk("w")
+	rz, _ := l.add(z, 10)
+	l.detach(z, rz, time.Hour)
+	assert.False(t, cancelled["z"], "within its grace")
+	rw, _ := l.add(w, 10)
+	assert.Nil(t, l.get("z"))
+	assert.True(t, cancelled["z"], "evicted and unread: nobody can come back for it")
+	l.append(z, frame(100))
+	l.finish(z, false)
+	assert.True(t, z.released)
+	assert.Equal(t, int64(runOverhead), l.held, "z holds nothing")
+	l.detach(w, rw, time.Hour)
 }
