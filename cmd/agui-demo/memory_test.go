@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -182,4 +184,63 @@ func TestMemoryBoundedWhileRunning(t *testing.T) {
 		_, _ = io.Copy(io.Discard, b)
 		b.Close()
 	}
+}
+
+// TestMemoryBoundedRelay: an upstream whose answer is larger than the run
+// log, in large events with large ids and thread ids: while the answer is
+// being relayed, and after, the server holds no more than the log's bound
+// plus a constant: the run is stopped when what it holds outgrows the
+// bound (the request kept for resuming, the frames not yet written, what
+// the translator was fed).
+func TestMemoryBoundedRelay(t *testing.T) {
+	const events, size = 48, 128 << 10
+	gate := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(release)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		thread := strings.Repeat("t", size)
+		for i := range events {
+			if i == events/2 {
+				select {
+				case <-gate:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			ev, _ := json.Marshal(map[string]any{"event": "token", "thread_id": thread, "token": strings.Repeat("w", size)})
+			if _, err := w.Write([]byte("id: " + strings.Repeat("u", size) + strconv.Itoa(i) + "\ndata: " + string(ev) + "\n\n")); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	s, srv, client := memServer(t, config{upstream: u, upstreamDialect: "streaming"})
+	base := liveHeap()
+	resp, err := memPost(t, client, srv.URL, runBody(t, strings.Repeat("r", 256<<10), "text"), "")
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	br := bufio.NewReader(resp.Body)
+	var read int64
+	for read < 1<<20 { // the client reads 1 MiB, or what the run streams before it is stopped
+		line, err := br.ReadString('\n')
+		read += int64(len(line))
+		if err != nil {
+			break
+		}
+	}
+	during := liveHeap() - base
+	release()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	client.CloseIdleConnections()
+	after := liveHeap() - base
+	bound := s.logBytes + memRunConstant + memProcessSlack
+	t.Logf("read %d KiB; live heap growth while relaying: %d KiB, after: %d KiB (bound %d KiB)", read>>10, during>>10, after>>10, bound>>10)
+	assert.Greater(t, read, int64(128<<10), "the answer streams")
+	assert.LessOrEqual(t, during, bound)
+	assert.LessOrEqual(t, after, bound)
 }

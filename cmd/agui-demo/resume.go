@@ -138,7 +138,9 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	h.Set("X-Agui-Scenario", run.scenario)
+	if run.scenario != "" {
+		h.Set("X-Agui-Scenario", run.scenario)
+	}
 	defer s.runs.detach(run, rd, s.resumeGrace)
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)

@@ -386,38 +386,31 @@ func TestResumeProxy(t *testing.T) {
 	assert.Equal(t, "up-run:9", frames[1].ID)
 }
 
-// TestResumeProxyDialect: with -upstream-dialect, the upstream's id goes on
-// the last canonical event its frame became, and Last-Event-ID still goes
-// to the upstream.
+// TestResumeProxyDialect: with -upstream-dialect, the frames carry this
+// server's ids, one per canonical event, and a Last-Event-ID is this
+// server's business: it never goes to the upstream (an unknown one is
+// answered 410 by the server).
 func TestResumeProxyDialect(t *testing.T) {
-	var got string
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = r.Header.Get("Last-Event-ID")
-		w.Header().Set("Content-Type", "text/event-stream")
-		for i, ev := range []string{
-			`{"event":"token","thread_id":"t","token":"Hel"}`,
-			`{"event":"token","thread_id":"t","token":"lo"}`,
-			`{"event":"message_complete","thread_id":"t","message":{"role":"assistant","content":"Hello"}}`,
-		} {
-			w.Write([]byte("id: u:" + strconv.Itoa(i+1) + "\ndata: " + ev + "\n\n"))
-			w.(http.Flusher).Flush()
-		}
-	}))
-	defer up.Close()
-	u, _ := url.Parse(up.URL)
+	up := &dialectUpstream{}
+	upSrv := httptest.NewServer(up)
+	defer upSrv.Close()
+	u, _ := url.Parse(upSrv.URL)
 	srv := startServer(t, config{upstream: u, upstreamDialect: "streaming"})
-	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "u:0")
+	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "u:0", got)
-	var types, ids []string
-	for _, f := range frames {
-		var ev struct{ Type string }
-		require.NoError(t, json.Unmarshal([]byte(f.Data), &ev))
-		types = append(types, ev.Type)
-		ids = append(ids, f.ID)
-	}
-	assert.Equal(t, []string{"RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"}, types)
-	assert.Equal(t, []string{"", "", "u:1", "u:2", "u:2", "u:3"}, ids, "the id in force after each event")
+	require.Len(t, frames, 8)
+	key := checkIDs(t, frames, 1)
+	assert.True(t, strings.HasPrefix(key, "r."), key)
+
+	status, code := resumeStatus(t, srv, "u:2")
+	assert.Equal(t, http.StatusGone, status)
+	assert.Equal(t, "resume_unavailable", code)
+	resp, rest, _ := runFrames(t, srv, runBody(t, "r", "text"), frames[4].ID)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, frames[5:], rest)
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	assert.Equal(t, []string{""}, up.requests, "one upstream request, without Last-Event-ID")
 }
 
 func TestParseEventID(t *testing.T) {

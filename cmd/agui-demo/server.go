@@ -71,10 +71,12 @@ type server struct {
 	runs  *runLog
 	ids   *idDeriver
 	// relay: proxied runs are translated from the upstream's dialect and
-	// logged like replayed ones (relay.go).
-	relay   bool
-	handler http.Handler
-	running sync.WaitGroup // the goroutines producing runs
+	// logged like replayed ones (relay.go), their requests sent with the
+	// headers in passHeaders (canonical names).
+	relay       bool
+	passHeaders map[string]bool
+	handler     http.Handler
+	running     sync.WaitGroup // the goroutines producing runs
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
@@ -129,15 +131,8 @@ func newServer(cfg config) *server {
 				return dropUpstreamCORS(resp)
 			},
 		}
-		if cfg.upstreamDialect != "" {
-			guard, translate := s.proxy.ModifyResponse, translateResponse(cfg.upstreamDialect, cfg.logf)
-			s.proxy.ModifyResponse = func(resp *http.Response) error {
-				if err := guard(resp); err != nil {
-					return err
-				}
-				return translate(resp)
-			}
-		}
+		s.passHeaders = pass
+		s.relay = cfg.upstreamDialect != ""
 	}
 	mux := http.NewServeMux()
 	agent := cfg.cors.withCORS("POST", cfg.upstreamHeaders, s.guardAgent(http.HandlerFunc(s.agent)))
