@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// Resumable runs (docs/resume.md). Every frame of a replayed run carries an
+// Resumable runs (docs/resume.md). Every frame of a replayed or relayed run
+// (relay.go) carries an
 // SSE id, "<key>:<seq>": key names one run as started by one POST (the run
 // id plus a random tag, since clients reuse run ids), seq numbers its frames
 // from 1. The run is produced apart from the connection into the run log;
