@@ -12,10 +12,9 @@ import (
 )
 
 // Resumable runs (docs/resume.md). Every frame of a replayed or relayed run
-// (relay.go) carries an
-// SSE id, "<key>:<seq>": key names one run as started by one POST (the run
-// id plus a random tag, since clients reuse run ids), seq numbers its frames
-// from 1. The run is produced apart from the connection into the run log;
+// (relay.go) carries an SSE id, "<key>:<seq>": key names one run as started
+// by one POST (the run id plus a random tag, since clients reuse run ids),
+// seq numbers its frames from 1. The run is produced apart from the connection into the run log;
 // a connection streams the log. A POST /agent with Last-Event-ID streams
 // the same run from the frame after that id, whether the run is finished or
 // still being produced.
