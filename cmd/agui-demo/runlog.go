@@ -149,8 +149,8 @@ func (run *loggedRun) total() int { return run.base + len(run.frames) }
 func (l *runLog) append(run *loggedRun, frame []byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if run.evicted && len(run.readers) == 0 {
-		return // nobody can read it: the run is being stopped
+	if run.stopped != "" || run.evicted && len(run.readers) == 0 {
+		return // the run is being stopped: nobody will read this
 	}
 	run.frames = append(run.frames, frame)
 	cost := int64(cap(frame)) + frameOverhead
