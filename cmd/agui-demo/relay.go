@@ -71,6 +71,10 @@ func (s *server) relayAgent(w http.ResponseWriter, r *http.Request) {
 	filterProxyHeaders(hdr, s.passHeaders)
 	hdr.Del("Last-Event-ID") // the client's ids are this server's, not the upstream's
 
+	if s.runs.full(s.maxRuns) { // checked again when the run is added
+		tooManyRelayed(w, s.maxRuns)
+		return
+	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	resp, err := s.upstreamRequest(ctx, body, hdr, "")
 	if err != nil {
@@ -89,9 +93,7 @@ func (s *server) relayAgent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		resp.Body.Close()
 		cancel()
-		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, "too_many_runs",
-			"the server is relaying "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
+		tooManyRelayed(w, s.maxRuns)
 		return
 	}
 	// The body is kept to resume the upstream's answer: it counts.
@@ -99,6 +101,12 @@ func (s *server) relayAgent(w http.ResponseWriter, r *http.Request) {
 	s.running.Add(1)
 	go s.relayRun(ctx, run, resp, body, hdr)
 	s.serveRun(w, r, run, rd)
+}
+
+func tooManyRelayed(w http.ResponseWriter, maxRuns int) {
+	w.Header().Set("Retry-After", "1")
+	httpError(w, http.StatusServiceUnavailable, "too_many_runs",
+		"the server is relaying "+strconv.Itoa(maxRuns)+" runs already (-max-runs)")
 }
 
 // upstreamRequest POSTs the run's request to the upstream, resuming after

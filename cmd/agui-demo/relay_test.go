@@ -258,3 +258,40 @@ func TestRelayUpstreamGone(t *testing.T) {
 	assert.Equal(t, http.StatusBadGateway, status)
 	assert.Equal(t, "upstream_unavailable", code)
 }
+
+// TestRelayRunCap: relayed runs count against -max-runs, and a request
+// beyond the cap is refused before it reaches the upstream.
+func TestRelayRunCap(t *testing.T) {
+	gate := make(chan struct{})
+	var mu sync.Mutex
+	requests := 0
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte("id: u:1\ndata: " + upstreamEvents[0] + "\n\n"))
+		w.(http.Flusher).Flush()
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+		}
+	}))
+	defer up.Close()
+	defer close(gate)
+	u, _ := url.Parse(up.URL)
+	srv := startServer(t, config{upstream: u, upstreamDialect: "streaming", maxRuns: 1})
+	req, _ := http.NewRequest("POST", srv.URL+"/agent", bytes.NewReader(runBody(t, "r1", "text")))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	readFrames(t, bufio.NewReader(resp.Body), 1)
+
+	status, code, _ := agentRequest(t, srv, nil, runBody(t, "r2", "text"))
+	assert.Equal(t, http.StatusServiceUnavailable, status)
+	assert.Equal(t, "too_many_runs", code)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 1, requests, "the refused run never reached the upstream")
+}

@@ -108,6 +108,14 @@ func (l *runLog) add(run *loggedRun, maxRunning int) (*reader, bool) {
 	return rd, true
 }
 
+// full reports whether maxRunning runs are being produced (add would
+// refuse one more now).
+func (l *runLog) full(maxRunning int) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.running >= maxRunning
+}
+
 // get returns the resumable run logged under key, or nil if it is unknown,
 // expired or evicted.
 func (l *runLog) get(key string) *loggedRun {
