@@ -16,7 +16,7 @@ import { randomStream } from './ag-ui-gen.mjs';
 const Ours = withReducer(client.HttpAgent);
 const streams = new Map();
 for (const s of streamsIn(new URL('../testdata/streams/', import.meta.url))) streams.set(s.name, runsOf(s.events));
-for (const s of streamsIn(new URL('../../shared/corpus/', import.meta.url))) streams.set('corpus/' + s.name, runsOf(s.events));
+for (const s of streamsIn(new URL('../testdata/corpus/', import.meta.url))) streams.set('corpus/' + s.name, runsOf(s.events));
 for (let seed = 1; seed <= 40; seed++) streams.set(`random-${seed}`, runsOf(randomStream(seed)));
 
 // Small streams pinning where the reducer differs from the official client

@@ -1,6 +1,6 @@
 // Differential test of the drop-in agent (web/ag-ui-reducer.js) against
 // @ag-ui/client 1.0.0's HttpAgent: the golden streams (testdata/streams),
-// the recorded corpus (../shared/corpus) and generated conversations,
+// the recorded corpus (testdata/corpus) and generated conversations,
 // served over HTTP, through both agents with the same subscribers. Every
 // subscriber call and its arguments, runAgent's results, agent.messages,
 // agent.state and pendingInterrupts must be equal. No timing.
@@ -19,7 +19,7 @@ const Ours = withReducer(HttpAgent);
 const streams = new Map();
 
 const golden = streamsIn(new URL('../testdata/streams/', import.meta.url));
-const corpus = streamsIn(new URL('../../shared/corpus/', import.meta.url));
+const corpus = streamsIn(new URL('../testdata/corpus/', import.meta.url));
 for (const s of [...golden, ...corpus.map((c) => ({ ...c, name: 'corpus/' + c.name }))]) streams.set(s.name, runsOf(s.events));
 for (const turns of [1, 3]) {
   const conv = generate({ turns, seed: 11 + turns, textDeltas: 30, reasoningDeltas: 5, argDeltas: 6 });

@@ -321,8 +321,8 @@ test('differential: the reference examples fold alike', quiet(async () => {
 }));
 
 test('differential: the corpus streams fold alike', quiet(async () => {
-  // The repository's streams, and the shared .NET corpus when present.
-  const dirs = [new URL('../testdata/streams/', import.meta.url), new URL('../../shared/corpus/dotnet/', import.meta.url)];
+  // The repository's streams, and the .NET corpus (testdata/corpus/dotnet).
+  const dirs = [new URL('../testdata/streams/', import.meta.url), new URL('../testdata/corpus/dotnet/', import.meta.url)];
   let n = 0;
   for (const dir of dirs) {
     let files;

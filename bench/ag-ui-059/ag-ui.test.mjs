@@ -17,7 +17,7 @@ import { randomStream } from '../ag-ui-gen.mjs';
 const Ours = withReducer(client.HttpAgent);
 const streams = new Map();
 for (const s of streamsIn(new URL('../../testdata/streams/', import.meta.url))) streams.set(s.name, runsOf(s.events));
-for (const s of streamsIn(new URL('../../../shared/corpus/', import.meta.url))) streams.set('corpus/' + s.name, runsOf(s.events));
+for (const s of streamsIn(new URL('../../testdata/corpus/', import.meta.url))) streams.set('corpus/' + s.name, runsOf(s.events));
 streams.set('generated-3', generate({ turns: 3, seed: 14, textDeltas: 30, reasoningDeltas: 5, argDeltas: 6 }).turns.map((t) => t.events));
 for (let seed = 1; seed <= 20; seed++) streams.set(`random-${seed}`, runsOf(randomStream(seed)));
 

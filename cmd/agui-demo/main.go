@@ -8,12 +8,15 @@
 // RunAgentInput, with a recorded run from testdata/scenarios as a real
 // text/event-stream: one frame per event ("id: <run>:<seq>" and "data:"),
 // flushed one by one and paced like a model. A client whose connection
-// dropped resumes the run with Last-Event-ID (docs/resume.md). The run is
+// dropped resumes the run with Last-Event-ID (docs/resume.md), and what the
+// runs hold is bounded by the run log's flags whatever the requests contain
+// (docs/demo.md, "Memory"). The run is
 // chosen by the page (forwardedProps.scenario), by -scenario, or else by
 // the words of the user's last message ("reason",
 // "tool", "parallel", "state", "activity", "error", "interrupt"…). Recorded
 // threadId/runId are replaced by the request's, and message and tool-call
-// ids get the run id as suffix, so a conversation continues across turns.
+// ids get the run id as suffix, so a conversation continues across turns
+// (ids longer than 128 bytes are replaced by a short keyed hash of them).
 // GET /scenarios lists the runs.
 //
 // Flags:
@@ -28,7 +31,7 @@
 //	-max-runs 32           runs at once (replayed or proxied)
 //	-upstream-headers H    request headers the proxy passes on (none beyond the transport's)
 //	-resume-runs 64        runs kept for resuming (Last-Event-ID; docs/resume.md)
-//	-resume-bytes 67108864 bytes of frames kept for resuming
+//	-resume-bytes 67108864 bytes the run log holds (frames, overheads, relayed runs' requests)
 //	-resume-ttl 5m         how long a finished run stays resumable
 //	-resume-grace 30s      how long a run nobody reads goes on, waiting for a resume
 //	-drop-after 0          cut every connection after N frames, or N-M: a random count (to show resuming)
@@ -36,7 +39,8 @@
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
 //	-upstream-dialect NAME the upstream speaks dialect NAME (package dialect):
-//	                       its answer is re-emitted as canonical AG-UI SSE
+//	                       its answer is re-emitted as canonical AG-UI SSE, one
+//	                       translator per run, logged and resumable (relay.go)
 package main
 
 import (
@@ -70,14 +74,14 @@ func main() {
 	webDir := flag.String("web", "", "directory served at /: its index.html, or the demo page when it has demo/index.html (default: web/ of the module)")
 	scenDir := flag.String("scenarios", "", "directory of recorded runs (default: testdata/scenarios of the module)")
 	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent is proxied there (no CORS needed)")
-	upstreamDialect := flag.String("upstream-dialect", "", "the -upstream agent's dialect (sse-contract, tanstack, streaming, auto; see docs/dialects.md): its answer is re-emitted as canonical AG-UI")
+	upstreamDialect := flag.String("upstream-dialect", "", "the -upstream agent's dialect (sse-contract, tanstack, streaming, auto; see docs/dialects.md): its answer is re-emitted as canonical AG-UI, one resumable run per request")
 	corsFlag := flag.String("cors", "", "origins (comma-separated scheme://host:port, or *) whose pages may use /agent; default: same origin only")
 	allowHost := flag.String("allow-host", "", "more host names (comma-separated; *.example for subdomains) this server answers to; loopback names and IP addresses always")
 	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, in proxy mode too")
 	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs at once, replayed (including those waiting for a resume) or proxied; more get 503")
 	upHeaders := flag.String("upstream-headers", "", "request headers the -upstream proxy passes on besides the AG-UI transport's (e.g. Authorization,Cookie); none by default")
 	logRuns := flag.Int("resume-runs", defaultLogRuns, "runs kept in memory so that a dropped client can resume them (Last-Event-ID)")
-	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes of frames kept for resuming, all runs together")
+	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes the run log holds, all runs together (frames and their overhead, relayed runs' requests and translator input)")
 	logTTL := flag.Duration("resume-ttl", defaultLogTTL, "how long a finished run stays resumable")
 	grace := flag.Duration("resume-grace", defaultGrace, "how long a run goes on once no client reads it, waiting for one to resume it (0: stop at once)")
 	dropAfter := flag.String("drop-after", "0", "cut every connection after N frames, or after a random count in N-M, to show and test resuming (0: never)")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -10,10 +11,10 @@ import (
 	"time"
 )
 
-// Resumable runs (docs/resume.md). Every frame of a replayed run carries an
-// SSE id, "<key>:<seq>": key names one run as started by one POST (the run
-// id plus a random tag, since clients reuse run ids), seq numbers its frames
-// from 1. The run is produced apart from the connection into the run log;
+// Resumable runs (docs/resume.md). Every frame of a replayed or relayed run
+// (relay.go) carries an SSE id, "<key>:<seq>": key names one run as started
+// by one POST (the run id plus a random tag, since clients reuse run ids),
+// seq numbers its frames from 1. The run is produced apart from the connection into the run log;
 // a connection streams the log. A POST /agent with Last-Event-ID streams
 // the same run from the frame after that id, whether the run is finished or
 // still being produced.
@@ -53,16 +54,18 @@ func runKey(runID string) string {
 }
 
 // startRun logs a new run and produces it in the background: the events of
-// the scenario, paced, rendered into frames. The run goes on when its
-// client's connection drops (for resumeGrace) so that the client can come
-// back for the rest.
-// It returns nil when -max-runs runs are being produced already.
-func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput) *loggedRun {
+// the scenario, paced, rendered into frames with the request's (bounded)
+// thread and run ids and the id mapping of choose. The run goes on when
+// its client's connection drops (for resumeGrace) so that the client can
+// come back for the rest. It returns the run and its first connection's
+// reader, or nil when -max-runs runs are being produced already.
+func (s *server) startRun(sc *scenario, ids map[string]string, threadID, runID string) (*loggedRun, *reader) {
 	ctx, cancel := context.WithCancel(s.ctx)
-	run := &loggedRun{key: runKey(in.RunID), runID: in.RunID, scenario: sc.name, cancel: cancel}
-	if !s.runs.add(run, s.maxRuns) {
+	run := &loggedRun{key: runKey(runID), runID: runID, scenario: sc.name, cancel: cancel}
+	rd, ok := s.runs.add(run, s.maxRuns)
+	if !ok {
 		cancel()
-		return nil
+		return nil, nil
 	}
 	s.running.Add(1)
 	go func() {
@@ -71,6 +74,7 @@ func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput
 		start := time.Now()
 		produced := 0
 		var err error
+		var buf []byte
 		for i, ev := range sc.events {
 			if s.beforeEvent != nil {
 				s.beforeEvent(i)
@@ -86,20 +90,24 @@ func (s *server) startRun(sc *scenario, ids map[string]string, in *runAgentInput
 			if err = ctx.Err(); err != nil {
 				break
 			}
-			s.runs.append(run, s.render(nil, ev, ids, in))
+			buf = s.render(buf[:0], ev, ids, threadID, runID)
+			s.runs.append(run, bytes.Clone(buf))
 			produced++
 		}
 		s.runs.finish(run, err == nil)
-		if err != nil {
-			s.logf("agent: run %s, scenario %s: stopped after %d of %d events (no client came back, or the server stops)", in.RunID, sc.name, produced, len(sc.events))
-		} else {
-			s.logf("agent: run %s, scenario %s: %d events in %v", in.RunID, sc.name, produced, time.Since(start).Round(time.Millisecond))
+		switch {
+		case err == nil:
+			s.logf("agent: run %s, scenario %s: %d events in %v", runID, sc.name, produced, time.Since(start).Round(time.Millisecond))
+		case s.runs.stopReason(run) != "":
+			s.logf("agent: run %s, scenario %s: stopped after %d of %d events (%s)", runID, sc.name, produced, len(sc.events), s.runs.stopReason(run))
+		default:
+			s.logf("agent: run %s, scenario %s: stopped after %d of %d events (no client came back, or the server stops)", runID, sc.name, produced, len(sc.events))
 		}
 		if s.done != nil {
 			s.done(sc.name, produced, err)
 		}
 	}()
-	return run
+	return run, rd
 }
 
 // parseDropAfter reads -drop-after: "N" cuts every connection after N
@@ -121,38 +129,38 @@ func parseDropAfter(v string) (lo, hi int, err error) {
 // errDropped is how a connection cut by -drop-after ends.
 var errDropped = errors.New("connection dropped (-drop-after)")
 
-// stream writes the frames of run after the first from as text/event-stream,
+// stream writes the frames of run after those rd has as text/event-stream,
 // each with its id, as they are produced, until the run is done, the client
 // goes away, or -drop-after cuts the connection. It returns the frames
-// written.
-func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedRun, from int) (int, error) {
+// written. rd is detached when it returns.
+func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedRun, rd *reader) (int, error) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	h.Set("X-Agui-Scenario", run.scenario)
-	run.attach()
-	defer run.detach(s.resumeGrace)
+	if run.scenario != "" {
+		h.Set("X-Agui-Scenario", run.scenario)
+	}
+	defer s.runs.detach(run, rd, s.resumeGrace)
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	if err := rc.Flush(); err != nil { // the headers: the client knows the run is on
 		return 0, err
 	}
-	sent, next := 0, from
+	sent := 0
 	cut := s.dropAfter
 	if s.dropAfterMax > cut {
 		cut += rand.IntN(s.dropAfterMax - cut + 1)
 	}
 	var buf []byte
 	for {
-		frames, done, _, changed := run.next(next)
+		frames, done, changed := s.runs.next(run, rd)
 		for _, f := range frames {
 			if cut > 0 && sent == cut {
 				return sent, errDropped
 			}
-			next++
 			buf = append(buf[:0], "id: "...)
-			buf = append(buf, eventID(run.key, next)...)
+			buf = append(buf, eventID(run.key, rd.pos+1)...)
 			buf = append(buf, "\ndata: "...)
 			buf = append(buf, f...)
 			buf = append(buf, "\n\n"...)
@@ -163,6 +171,7 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 			if err := rc.Flush(); err != nil {
 				return sent, err
 			}
+			s.runs.advance(run, rd)
 			sent++
 		}
 		if done && len(frames) == 0 {
@@ -185,8 +194,8 @@ const dropLinger = 100 * time.Millisecond
 
 // serveRun streams a run to a connection and ends the connection as the
 // stream ended: -drop-after aborts it mid-body, as a network cut would.
-func (s *server) serveRun(w http.ResponseWriter, r *http.Request, run *loggedRun, from int) {
-	sent, err := s.stream(w, r.Context(), run, from)
+func (s *server) serveRun(w http.ResponseWriter, r *http.Request, run *loggedRun, rd *reader) {
+	sent, err := s.stream(w, r.Context(), run, rd)
 	if err != nil && !errors.Is(err, errDropped) {
 		s.logf("agent: run %s: connection ended after %d frames (%v)", run.runID, sent, err)
 	}
@@ -207,25 +216,23 @@ func (s *server) resume(w http.ResponseWriter, r *http.Request, lastID string) {
 	key, seq, ok := parseEventID(lastID)
 	if !ok {
 		httpError(w, http.StatusBadRequest, "bad_last_event_id",
-			"Last-Event-ID "+strconv.Quote(lastID)+" is not an event id of this server (<run>:<seq>)")
+			"Last-Event-ID "+quoteShort(lastID)+" is not an event id of this server (<run>:<seq>)")
 		return
 	}
-	run := s.runs.get(key)
-	if run == nil {
-		httpError(w, http.StatusGone, "resume_unavailable",
-			"run "+strconv.Quote(key)+" is not in this server's log (unknown, or expired after "+s.runs.ttl.String()+", or evicted); start a new run")
+	run, rd, code, frames := s.runs.resume(key, seq)
+	switch code {
+	case "resume_unavailable":
+		httpError(w, http.StatusGone, code,
+			"run "+quoteShort(key)+" is not in this server's log (unknown, or expired after "+s.runs.ttl.String()+", or evicted); start a new run")
+		return
+	case "bad_last_event_id":
+		httpError(w, http.StatusBadRequest, code,
+			"run "+quoteShort(key)+" has "+strconv.Itoa(frames)+" frames, not "+strconv.Itoa(seq))
+		return
+	case "run_stopped":
+		httpError(w, http.StatusGone, code,
+			"run "+quoteShort(key)+" was stopped before it finished (no client came back in time, or it outgrew -resume-bytes); start a new run")
 		return
 	}
-	frames, done, complete, _ := run.next(0)
-	switch {
-	case seq > len(frames):
-		httpError(w, http.StatusBadRequest, "bad_last_event_id",
-			"run "+strconv.Quote(key)+" has "+strconv.Itoa(len(frames))+" frames, not "+strconv.Itoa(seq))
-		return
-	case seq >= len(frames) && done && !complete:
-		httpError(w, http.StatusGone, "run_stopped",
-			"run "+strconv.Quote(key)+" was stopped before it finished (no client came back in time); start a new run")
-		return
-	}
-	s.serveRun(w, r, run, seq)
+	s.serveRun(w, r, run, rd)
 }

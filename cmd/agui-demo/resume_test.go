@@ -337,7 +337,7 @@ func TestResumeErrors(t *testing.T) {
 	}
 
 	// Bytes: a budget smaller than two runs keeps the newest only.
-	srv = startServer(t, config{logBytes: 15000}) // one run, not two
+	srv = startServer(t, config{logBytes: 30000}) // one run, not two (each holds some 20 KB)
 	_, e, _ := runFrames(t, srv, runBody(t, "e", "tools"), "")
 	_, f, _ := runFrames(t, srv, runBody(t, "f", "text"), "")
 	status, _ = resumeStatus(t, srv, e[1].ID)
@@ -386,38 +386,31 @@ func TestResumeProxy(t *testing.T) {
 	assert.Equal(t, "up-run:9", frames[1].ID)
 }
 
-// TestResumeProxyDialect: with -upstream-dialect, the upstream's id goes on
-// the last canonical event its frame became, and Last-Event-ID still goes
-// to the upstream.
+// TestResumeProxyDialect: with -upstream-dialect, the frames carry this
+// server's ids, one per canonical event, and a Last-Event-ID is this
+// server's business: it never goes to the upstream (an unknown one is
+// answered 410 by the server).
 func TestResumeProxyDialect(t *testing.T) {
-	var got string
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = r.Header.Get("Last-Event-ID")
-		w.Header().Set("Content-Type", "text/event-stream")
-		for i, ev := range []string{
-			`{"event":"token","thread_id":"t","token":"Hel"}`,
-			`{"event":"token","thread_id":"t","token":"lo"}`,
-			`{"event":"message_complete","thread_id":"t","message":{"role":"assistant","content":"Hello"}}`,
-		} {
-			w.Write([]byte("id: u:" + strconv.Itoa(i+1) + "\ndata: " + ev + "\n\n"))
-			w.(http.Flusher).Flush()
-		}
-	}))
-	defer up.Close()
-	u, _ := url.Parse(up.URL)
+	up := &dialectUpstream{}
+	upSrv := httptest.NewServer(up)
+	defer upSrv.Close()
+	u, _ := url.Parse(upSrv.URL)
 	srv := startServer(t, config{upstream: u, upstreamDialect: "streaming"})
-	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "u:0")
+	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "u:0", got)
-	var types, ids []string
-	for _, f := range frames {
-		var ev struct{ Type string }
-		require.NoError(t, json.Unmarshal([]byte(f.Data), &ev))
-		types = append(types, ev.Type)
-		ids = append(ids, f.ID)
-	}
-	assert.Equal(t, []string{"RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"}, types)
-	assert.Equal(t, []string{"", "", "u:1", "u:2", "u:2", "u:3"}, ids, "the id in force after each event")
+	require.Len(t, frames, 8)
+	key := checkIDs(t, frames, 1)
+	assert.True(t, strings.HasPrefix(key, "r."), key)
+
+	status, code := resumeStatus(t, srv, "u:2")
+	assert.Equal(t, http.StatusGone, status)
+	assert.Equal(t, "resume_unavailable", code)
+	resp, rest, _ := runFrames(t, srv, runBody(t, "r", "text"), frames[4].ID)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, frames[5:], rest)
+	up.mu.Lock()
+	defer up.mu.Unlock()
+	assert.Equal(t, []string{""}, up.requests, "one upstream request, without Last-Event-ID")
 }
 
 func TestParseEventID(t *testing.T) {
@@ -490,36 +483,93 @@ func TestRunLogEviction(t *testing.T) {
 	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
 	l := newRunLog(3, 1<<20, time.Hour, tick)
 	mk := func(key string) *loggedRun { return &loggedRun{key: key, cancel: func() {}} }
+	add := func(r *loggedRun, max int) bool {
+		_, ok := l.add(r, max)
+		return ok
+	}
 	a, b, c, d := mk("a"), mk("b"), mk("c"), mk("d")
 	for _, r := range []*loggedRun{a, b, c} {
-		require.True(t, l.add(r, 10))
+		require.True(t, add(r, 10))
 		l.append(r, []byte(`{"type":"RUN_STARTED"}`))
 	}
 	l.finish(b, true)
-	require.True(t, l.add(d, 10))
+	require.True(t, add(d, 10))
 	assert.Nil(t, l.get("b"), "the finished run goes first, though a is older")
 	assert.NotNil(t, l.get("a"))
 
 	e := mk("e")
-	require.True(t, l.add(e, 10))
+	require.True(t, add(e, 10))
 	assert.Nil(t, l.get("a"), "then the oldest running run")
-	l.mu.Lock()
-	assert.Equal(t, 4, l.runningLocked(), "a, c, d, e are produced")
-	l.mu.Unlock()
-	assert.False(t, l.add(mk("f"), 4), "the cap counts the evicted running run")
+	assert.Equal(t, 4, l.running, "a, c, d, e are produced")
+	assert.False(t, add(mk("f"), 4), "the cap counts the evicted running run")
 	l.finish(a, false)
-	assert.True(t, l.add(mk("g"), 4))
+	assert.True(t, add(mk("g"), 4))
+}
 
-	// Bytes: the log's total stays under the bound once older runs go.
-	l = newRunLog(100, 100, time.Hour, tick)
+// TestRunLogBytes: what the log holds (frames, their overhead, each run's
+// record) stays within its byte bound: older runs go; a run larger than
+// the bound alone is not resumable and keeps only the frames its
+// connections have yet to write; when those exceed the bound, it is
+// stopped; an evicted run nobody reads is stopped and, once done, holds
+// nothing.
+func TestRunLogBytes(t *testing.T) {
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
+	frame := func(n int) []byte { return bytes.Repeat([]byte("x"), n) }
+	const bound = 2*runOverhead + 600
+	l := newRunLog(100, bound, time.Hour, tick)
+	cancelled := map[string]bool{}
+	mk := func(key string) *loggedRun {
+		return &loggedRun{key: key, cancel: func() { cancelled[key] = true }}
+	}
+	cost := func(n int) int64 { return int64(cap(frame(n))) + frameOverhead }
+
+	// Older finished runs go.
 	x, y := mk("x"), mk("y")
-	require.True(t, l.add(x, 10))
-	l.append(x, bytes.Repeat([]byte("x"), 80))
+	rx, _ := l.add(x, 10)
+	l.append(x, frame(800))
 	l.finish(x, true)
-	require.True(t, l.add(y, 10))
-	l.append(y, bytes.Repeat([]byte("y"), 40))
+	l.detach(x, rx, 0)
+	ry, _ := l.add(y, 10)
+	l.append(y, frame(400))
 	assert.Nil(t, l.get("x"))
-	l.mu.Lock()
-	assert.EqualValues(t, 40, l.bytes)
-	l.mu.Unlock()
+	assert.True(t, x.released)
+	assert.Equal(t, runOverhead+cost(400), l.held)
+	assert.LessOrEqual(t, l.held, int64(bound))
+
+	// y grows past the bound alone: not resumable any more, and holds
+	// only what its connection has not written.
+	for range 3 {
+		l.append(y, frame(400))
+	}
+	assert.Nil(t, l.get("y"), "a run larger than the bound is not resumable")
+	assert.True(t, y.evicted)
+	assert.Greater(t, l.held, int64(bound), "its connection has written nothing yet")
+	assert.True(t, cancelled["y"], "what is not written exceeds the bound: stopped")
+	assert.Equal(t, stopTooLarge, l.stopReason(y))
+	frames, _, _ := l.next(y, ry)
+	assert.Len(t, frames, 4, "the connection still gets what was produced")
+	for range frames {
+		l.advance(y, ry)
+	}
+	assert.Equal(t, int64(runOverhead), l.held, "written frames of an evicted run are dropped")
+	l.finish(y, true)
+	assert.False(t, y.complete, "a stopped run is not complete")
+	l.detach(y, ry, time.Hour)
+	assert.Equal(t, int64(0), l.held, "an evicted run, done and unread, holds nothing")
+
+	// An evicted run nobody reads is stopped at once, whatever the grace.
+	l = newRunLog(1, 1<<20, time.Hour, tick)
+	z, w := mk("z"), mk("w")
+	rz, _ := l.add(z, 10)
+	l.detach(z, rz, time.Hour)
+	assert.False(t, cancelled["z"], "within its grace")
+	rw, _ := l.add(w, 10)
+	assert.Nil(t, l.get("z"))
+	assert.True(t, cancelled["z"], "evicted and unread: nobody can come back for it")
+	l.append(z, frame(100))
+	l.finish(z, false)
+	assert.True(t, z.released)
+	assert.Equal(t, int64(runOverhead), l.held, "z holds nothing")
+	l.detach(w, rw, time.Hour)
 }

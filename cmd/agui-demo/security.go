@@ -152,8 +152,8 @@ func sameOrigin(r *http.Request) bool {
 // so the handler gets it whole (and the proxy forwards it with a length).
 func (s *server) guardAgent(next http.Handler) http.Handler {
 	conns := s.maxRuns
-	if s.proxy == nil {
-		conns *= 2
+	if s.proxy == nil || s.relay {
+		conns *= 2 // runs are logged: a client may be back while its run goes on
 	}
 	sem := make(chan struct{}, conns)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -67,10 +67,16 @@ type config struct {
 
 type server struct {
 	config
-	proxy   *httputil.ReverseProxy
-	runs    *runLog
-	handler http.Handler
-	running sync.WaitGroup // the goroutines producing runs
+	proxy *httputil.ReverseProxy
+	runs  *runLog
+	ids   *idDeriver
+	// relay: proxied runs are translated from the upstream's dialect and
+	// logged like replayed ones (relay.go), their requests sent with the
+	// headers in passHeaders (canonical names).
+	relay       bool
+	passHeaders map[string]bool
+	handler     http.Handler
+	running     sync.WaitGroup // the goroutines producing runs
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
@@ -104,7 +110,7 @@ func newServer(cfg config) *server {
 	if cfg.ctx == nil {
 		cfg.ctx = context.Background()
 	}
-	s := &server{config: cfg, runs: newRunLog(cfg.logRuns, cfg.logBytes, cfg.logTTL, cfg.now)}
+	s := &server{config: cfg, runs: newRunLog(cfg.logRuns, cfg.logBytes, cfg.logTTL, cfg.now), ids: newIDDeriver()}
 	if cfg.upstream != nil {
 		up := cfg.upstream
 		pass := map[string]bool{}
@@ -125,15 +131,8 @@ func newServer(cfg config) *server {
 				return dropUpstreamCORS(resp)
 			},
 		}
-		if cfg.upstreamDialect != "" {
-			guard, translate := s.proxy.ModifyResponse, translateResponse(cfg.upstreamDialect, cfg.logf)
-			s.proxy.ModifyResponse = func(resp *http.Response) error {
-				if err := guard(resp); err != nil {
-					return err
-				}
-				return translate(resp)
-			}
-		}
+		s.passHeaders = pass
+		s.relay = cfg.upstreamDialect != ""
 	}
 	mux := http.NewServeMux()
 	agent := cfg.cors.withCORS("POST", cfg.upstreamHeaders, s.guardAgent(http.HandlerFunc(s.agent)))
@@ -229,6 +228,10 @@ func httpError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func (s *server) agent(w http.ResponseWriter, r *http.Request) {
+	if s.relay {
+		s.relayAgent(w, r)
+		return
+	}
 	if s.proxy != nil {
 		s.proxy.ServeHTTP(w, r) // Last-Event-ID and the upstream's ids pass through
 		return
@@ -237,25 +240,12 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 		s.resume(w, r, id)
 		return
 	}
-	var in runAgentInput
-	dec := json.NewDecoder(r.Body) // read and bounded by guardAgent
-	if err := dec.Decode(&in); err != nil {
-		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
+	req, status, code, msg := s.readRequest(r)
+	if status != 0 {
+		httpError(w, status, code, msg)
 		return
 	}
-	if in.ThreadID == "" {
-		in.ThreadID = "thread-" + randomID()
-	}
-	if in.RunID == "" {
-		in.RunID = "run-" + randomID()
-	}
-
-	sc, ids, err := s.choose(&in)
-	if err != nil {
-		httpError(w, http.StatusBadRequest, "unknown_scenario", err.Error())
-		return
-	}
-	run := s.startRun(sc, ids, &in)
+	run, rd := s.startRun(req.scenario, req.ids, req.threadID, req.runID)
 	if run == nil {
 		// Runs whose clients left go on for -resume-grace, and count.
 		w.Header().Set("Retry-After", "1")
@@ -263,14 +253,48 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 			"the server is producing "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
 		return
 	}
-	s.serveRun(w, r, run, 0)
+	s.serveRun(w, r, run, rd)
+}
+
+// runRequest is what a replayed run keeps of its request: the scenario,
+// the id mapping and the thread and run ids, all of bounded length, so that
+// the request itself is not held while the run is produced and streamed.
+type runRequest struct {
+	scenario        *scenario
+	ids             map[string]string
+	threadID, runID string
+}
+
+// readRequest decodes the RunAgentInput of r and chooses its run; on
+// failure it returns the HTTP status, code and message of the answer. The
+// body is released: the connection streams the run for as long as it
+// lasts, and keeps nothing of the request but the runRequest.
+func (s *server) readRequest(r *http.Request) (req runRequest, status int, code, msg string) {
+	var in runAgentInput
+	err := json.NewDecoder(r.Body).Decode(&in) // read and bounded by guardAgent
+	r.Body = http.NoBody
+	if err != nil {
+		return req, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): " + err.Error()
+	}
+	req.threadID, req.runID = s.ids.bound("thread", in.ThreadID), s.ids.bound("run", in.RunID)
+	if req.threadID == "" {
+		req.threadID = "thread-" + randomID()
+	}
+	if req.runID == "" {
+		req.runID = "run-" + randomID()
+	}
+	req.scenario, req.ids, err = s.choose(&in, req.runID)
+	if err != nil {
+		return req, http.StatusBadRequest, "unknown_scenario", err.Error()
+	}
+	return req, 0, "", ""
 }
 
 // choose picks the scenario for a request and the id mapping of its replay:
-// every recorded id gets the run id as suffix, so the ids of a second turn
-// do not collide with the first; a resume turn refers to the ids of the run
-// that raised the interrupt with that run's suffix.
-func (s *server) choose(in *runAgentInput) (*scenario, map[string]string, error) {
+// every recorded id gets the (bounded) run id as suffix, so the ids of a
+// second turn do not collide with the first; a resume turn refers to the
+// ids of the run that raised the interrupt with that run's suffix.
+func (s *server) choose(in *runAgentInput, runID string) (*scenario, map[string]string, error) {
 	ids := map[string]string{}
 	if len(in.Resume) > 0 {
 		res := in.Resume[0]
@@ -281,8 +305,9 @@ func (s *server) choose(in *runAgentInput) (*scenario, map[string]string, error)
 		approved := res.Status != "cancelled" && (p.Approved == nil || *p.Approved)
 		if target, parent, prevRun := s.catalog.resumeTarget(res.InterruptID, approved); target != nil {
 			for _, id := range target.ids {
-				ids[id] = suffixed(id, in.RunID)
+				ids[id] = suffixed(id, runID)
 			}
+			prevRun = s.ids.bound("run", prevRun)
 			for _, id := range parent.ids {
 				if _, ok := ids[id]; ok {
 					ids[id] = suffixed(id, prevRun)
@@ -300,10 +325,10 @@ func (s *server) choose(in *runAgentInput) (*scenario, map[string]string, error)
 	}
 	sc := s.catalog.byName[name]
 	if sc == nil {
-		return nil, nil, fmt.Errorf("unknown scenario %q (GET /scenarios lists them)", name)
+		return nil, nil, fmt.Errorf("unknown scenario %s (GET /scenarios lists them)", quoteShort(name))
 	}
 	for _, id := range sc.ids {
-		ids[id] = suffixed(id, in.RunID)
+		ids[id] = suffixed(id, runID)
 	}
 	return sc, ids, nil
 }
@@ -318,15 +343,15 @@ func suffixed(id, run string) string {
 // render appends the event as sent: ids rewritten, threadId/runId set to
 // the request's, and a timestamp (milliseconds) when the recording has
 // none, so that reasoning durations reflect the pacing.
-func (s *server) render(dst []byte, ev *value, ids map[string]string, in *runAgentInput) []byte {
+func (s *server) render(dst []byte, ev *value, ids map[string]string, threadID, runID string) []byte {
 	out := ev.rewrite(ids)
 	hasTS := false
 	for i, m := range out.members {
 		switch m.key {
 		case "threadId":
-			out.members[i].val = &value{kind: 's', text: in.ThreadID}
+			out.members[i].val = &value{kind: 's', text: threadID}
 		case "runId":
-			out.members[i].val = &value{kind: 's', text: in.RunID}
+			out.members[i].val = &value{kind: 's', text: runID}
 		case "timestamp":
 			hasTS = true
 		}

@@ -538,10 +538,7 @@ func TestUpstreamProxy(t *testing.T) {
 
 func TestLoadCorpusFile(t *testing.T) {
 	// -scenario may name any recording, such as the .NET corpus (BOM, rawEvent).
-	path := "../../../shared/corpus/dotnet/ParallelToolCalls--WithParallelToolCalls_InvokesBothToolsAndStreamsResults-turn1.jsonl"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("no ../shared corpus")
-	}
+	path := "../../testdata/corpus/dotnet/ParallelToolCalls--WithParallelToolCalls_InvokesBothToolsAndStreamsResults-turn1.jsonl"
 	sc, err := loadScenario("parallel", path)
 	require.NoError(t, err)
 	c := testCatalog(t)

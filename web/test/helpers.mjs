@@ -12,9 +12,9 @@ if (!existsSync(wasmURL)) {
   throw new Error('web/dist/agui.wasm is missing: run make wasm first');
 }
 
-/** Every recorded stream: [{name, lines}] from testdata/streams and ../shared/corpus/dotnet. */
+/** Every recorded stream: [{name, lines}] from testdata/streams and testdata/corpus/dotnet. */
 export function streams() {
-  const dirs = [join(repoDir, 'testdata', 'streams'), join(repoDir, '..', 'shared', 'corpus', 'dotnet')];
+  const dirs = [join(repoDir, 'testdata', 'streams'), join(repoDir, 'testdata', 'corpus', 'dotnet')];
   const out = [];
   for (const dir of dirs) {
     if (!existsSync(dir)) throw new Error(`missing stream directory ${dir}`);
