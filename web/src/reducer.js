@@ -224,10 +224,14 @@ class AguiReducer extends Mirror {
   /** Continues the run the state holds from its lastEventId (after restore()). */
   resume(url, input, options = {}) {
     if (this.#h === 0) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
-    const id = this.#core.call('lastEventId', this.#h).text;
-    const running = this.#core.number('running', this.#h) === 1;
-    if (!id || !running) return nothingToResume(this, running, id);
-    return this.run(url, input ?? this.#resumeInput(), { ...options, lastEventId: id });
+    try {
+      const id = this.#core.call('lastEventId', this.#h).text;
+      const running = this.#core.number('running', this.#h) === 1;
+      if (!id || !running) return nothingToResume(this, running, id);
+      return this.run(url, input ?? this.#resumeInput(), { ...options, lastEventId: id });
+    } catch (err) {
+      return Promise.reject(err); // an async API: it rejects, never throws
+    }
   }
 
   #resumeInput() {
@@ -251,6 +255,7 @@ class AguiReducer extends Mirror {
       endStream: () => { if (live()) this.endStream(); },
       feed: (chunk) => live() && restarted(this.feed(chunk)),
       lastEventId: () => (live() ? this.#core.call('lastEventId', h).text : ''),
+      runId: () => (live() ? this.state.runId : ''),
       setLastEventId: (id) => {
         if (!live()) return;
         const r = this.#core.call('setLastEventId', h, id);
