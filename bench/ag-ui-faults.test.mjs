@@ -11,6 +11,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from '@ag-ui/client';
+import * as proto from '@ag-ui/proto';
 import { loadReducer } from '../web/agui.node.js';
 import { setReducerFactory } from '../web/ag-ui-reducer.js';
 import { recorder, normalise, quietly } from './ag-ui-diff.mjs';
@@ -51,6 +52,7 @@ function scriptedFetch(script) {
     const signal = init?.signal;
     if (signal?.aborted) throw signal.reason;
     if (a.status) return new Response(a.body ?? '', { status: a.status, headers: { 'content-type': a.type ?? 'text/plain' } });
+    if (a.proto) return new Response(a.proto, { status: 200, headers: { 'content-type': proto.AGUI_MEDIA_TYPE } });
     // A response whose body reader hands out one chunk per read; a failed
     // read does not error a stream (whose cancel() would then reject:
     // HttpAgent's transport rethrows that, unhandled).
@@ -249,4 +251,26 @@ test('resuming is bounded: requests of one run, a new run on every request, a cu
   const c = new HttpAgent({ url: 'http://127.0.0.1:9/agent', threadId: 't', lastEventId: 'r0:3\r\nX-Forged: 1', fetch: scriptedFetch(progress), resume: { delay: 0 } });
   await assert.rejects(quietly(() => c.connectAgent({ runId: 'run-0' })), /CR, LF or NUL/);
   assert.equal(requests, 0);
+});
+
+test('a protobuf response goes through HttpAgent\'s own transport', async () => {
+  const simple = [
+    { type: 'RUN_STARTED', threadId: 't', runId: 'run-0' },
+    { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'Hello' },
+    { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: ' world' },
+    { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+    { type: 'RUN_FINISHED', threadId: 't', runId: 'run-0' },
+  ];
+  const parts = simple.map((e) => {
+    const m = proto.encode(e);
+    const out = new Uint8Array(4 + m.length);
+    new DataView(out.buffer).setUint32(0, m.length);
+    out.set(m, 4);
+    return out;
+  });
+  const body = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => { body.set(p, at); return at + p.length; }, 0);
+  const ours = await same(() => ({ proto: body }));
+  assert.equal(ours.messages.at(-1).content, 'Hello world');
 });

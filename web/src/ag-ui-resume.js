@@ -13,6 +13,9 @@
 import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor } from './resume.js';
 
 const RESUME = Symbol('ag-ui resume config');
+const TRANSFORM = Symbol('ag-ui transformHttpEventStream');
+/** @ag-ui/client's protobuf media type (@ag-ui/proto AGUI_MEDIA_TYPE): read by its own transport. */
+const PROTO_TYPE = 'application/vnd.ag-ui.event+proto';
 const MAX_IDS = 4096; // ids remembered, as the reducer's (reducer/eventid.go)
 
 /** rxjs' Observable from one of its instances (ag-ui-reducer.js does the same). */
@@ -121,8 +124,10 @@ class RecentIds {
  * and `lastEventId` (a run to continue: connectAgent() resumes it).
  * agent.lastEventId is the id of the last frame passed on.
  */
-export function withResume(Base) {
+export function withResume(Base, { transformHttpEventStream } = {}) {
   return class ResumableAgent extends Base {
+    static [TRANSFORM] = transformHttpEventStream;
+
     constructor(config = {}, ...rest) {
       super(config, ...rest);
       this[RESUME] = config?.resume;
@@ -186,6 +191,8 @@ function resumableRun(agent, input, from) {
         }
         throw await httpError(response);
       }
+      const transform = agent.constructor[TRANSFORM];
+      if (!sent && transform && response.headers.get('content-type') === PROTO_TYPE) return official(response, transform);
       const reader = response.body?.getReader();
       if (!reader) throw new Error('Failed to getReader() from response');
       const parser = new FrameParser();
@@ -234,6 +241,32 @@ function resumableRun(agent, input, from) {
       }
       return { cut: 'incomplete', rest };
     };
+
+    // A protobuf response (no ids: nothing to resume) goes through
+    // HttpAgent's own transport, as HttpEvents.
+    const official = (response, transform) => new Promise((resolve, reject) => {
+      const http$ = new Observable((s) => {
+        s.next({ type: 'headers', status: response.status, headers: response.headers });
+        const reader = response.body?.getReader();
+        if (!reader) { s.error(new Error('Failed to getReader() from response')); return undefined; }
+        (async () => {
+          try {
+            for (;;) {
+              const { done: end, value } = await reader.read();
+              if (end) break;
+              s.next({ type: 'data', data: value });
+            }
+            s.complete();
+          } catch (err) { s.error(err); }
+        })();
+        return () => { reader.cancel().catch(() => {}); };
+      });
+      transform(http$, agent.debugLogger).subscribe({
+        next: (event) => { if (!closed) sub.next(event); },
+        error: reject,
+        complete: () => resolve({ end: 'completed' }),
+      });
+    });
 
     let policy;
     try {
