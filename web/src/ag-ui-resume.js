@@ -1,7 +1,9 @@
 // Resumable runs for the drop-in HttpAgent (ag-ui.js): its run() reads the
 // SSE response itself, keeping each frame's id, and reconnects with
 // Last-Event-ID when the response is cut, with the loop of resume.js (the
-// one run() of agui.js uses). The official HttpAgent ignores ids.
+// one run() of agui.js uses). The official HttpAgent ignores ids. The body
+// is framed as HttpAgent's parser frames it (FrameParser), with its limit
+// and its errors, so that a response without ids runs as in HttpAgent.
 //
 // The events go on through the official pipeline (middleware, verification,
 // the apply step), which sees one uninterrupted stream. Frames whose own id
@@ -122,7 +124,9 @@ class RecentIds {
  * withResume(Base) → a subclass of Base (HttpAgent, or withReducer's) whose
  * runs reconnect. Config: `resume` (false, or RunOptions' resume numbers)
  * and `lastEventId` (a run to continue: connectAgent() resumes it).
- * agent.lastEventId is the id of the last frame passed on.
+ * agent.lastEventId is the id of the last frame passed on. With
+ * transformHttpEventStream (@ag-ui/client's), a protobuf response is read
+ * by it, as HttpAgent reads one.
  */
 export function withResume(Base, { transformHttpEventStream } = {}) {
   return class ResumableAgent extends Base {
