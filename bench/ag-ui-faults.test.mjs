@@ -40,7 +40,8 @@ before(async () => {
 
 /**
  * A fetch answering request n with script(n): {status, body, type} for an
- * HTTP error, else {chunks, hang}: each read of the body gets the next
+ * HTTP error, {proto} for a protobuf body, {url} for the platform's fetch
+ * of that URL, else {chunks, hang}: each read of the body gets the next
  * chunk (a string, bytes, {error} to fail the read, {wait, then}: the chunk
  * then once the promise wait() resolves); then the body ends, or with hang waits for an abort.
  * An abort of the request's signal fails the body's read with its reason.
@@ -52,6 +53,7 @@ function scriptedFetch(script) {
     const signal = init?.signal;
     if (signal?.aborted) throw signal.reason;
     if (a.status) return new Response(a.body ?? '', { status: a.status, headers: { 'content-type': a.type ?? 'text/plain' } });
+    if (a.url) return fetch(a.url, init); // the platform's fetch: it refuses the URL
     if (a.proto) return new Response(a.proto, { status: 200, headers: { 'content-type': proto.AGUI_MEDIA_TYPE } });
     // A response whose body reader hands out one chunk per read; a failed
     // read does not error a stream (whose cancel() would then reject:
@@ -273,4 +275,21 @@ test('a protobuf response goes through HttpAgent\'s own transport', async () => 
   parts.reduce((at, p) => { body.set(p, at); return at + p.length; }, 0);
   const ours = await same(() => ({ proto: body }));
   assert.equal(ours.messages.at(-1).content, 'Hello world');
+});
+
+test('bad arguments: a URL that does not parse, an input JSON cannot encode — the same errors, and the agent runs again', async () => {
+  const ok = () => ({ chunks: [EVENTS.map(frame).join('')] });
+  const badURL = (n) => (n === 0 ? { url: 'http://[bad' } : ok());
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  for (const [script, runs] of [
+    [badURL, [{}, {}]],
+    [ok, [{ params: { forwardedProps: cyclic } }, {}]],
+  ]) {
+    const official = await quietly(() => observe((c) => new client.HttpAgent(c), script, { runs }));
+    const ours = await quietly(() => observe((c) => new HttpAgent(c), script, { runs }));
+    assert.deepStrictEqual(ours, official);
+    assert.ok(ours.results[0].error, 'the first run fails');
+    assert.ok(!ours.results[1].error, 'the next run completes');
+  }
 });

@@ -200,15 +200,18 @@ test('bounded work: run() makes at most its budget of requests against any misbe
   const names = Object.keys(behaviours);
   const mixed = ({ n, lastEventId }) => behaviours[names[(n * 7 + 3) % names.length]]({ n, lastEventId });
   const cases = [...names.map((name) => [name, behaviours[name]]), ['mixed', mixed]];
-  for (const [name, behaviour] of cases) {
+  const host = workerHost();
+  for (const [name, behaviour] of [...cases, ...cases.map(([n, b]) => [`${n} (worker)`, b])]) {
     const maxReconnects = 1 + Math.floor(rand() * 12);
     const attempts = Math.floor(rand() * 4);
     const srv = await scripted(behaviour);
-    const r = factory.createReducer({});
-    const outcome = await r.run(srv.url, undefined, { resume: { ...NOW, attempts, maxReconnects } });
+    const r = name.endsWith('(worker)') ? await host.createReducer({}) : factory.createReducer({});
+    const resume = name.endsWith('(worker)') ? { delay: 0, attempts, maxReconnects } : { ...NOW, attempts, maxReconnects };
+    const outcome = await r.run(srv.url, undefined, { resume });
     assert.notEqual(outcome, 'completed', name);
     assert.ok(srv.requests.length <= 1 + maxReconnects, `${name}: ${srv.requests.length} requests, budget 1 + ${maxReconnects}`);
     assert.ok(text(r.state).length <= 1, `${name}: ${text(r.state).length} answers`);
+    assert.ok(r.lastRun.reconnects <= maxReconnects, `${name}: lastRun ${JSON.stringify(r.lastRun)}`);
     r.dispose();
   }
 });
