@@ -49,7 +49,7 @@ before(async () => {
 function scriptedFetch(script) {
   let n = 0;
   return async (_url, init) => {
-    const a = script(n++);
+    const a = script(n++, init);
     const signal = init?.signal;
     if (signal?.aborted) throw signal.reason;
     if (a.status) return new Response(a.body ?? '', { status: a.status, headers: { 'content-type': a.type ?? 'text/plain' } });
@@ -292,4 +292,31 @@ test('bad arguments: a URL that does not parse, an input JSON cannot encode — 
     assert.ok(ours.results[0].error, 'the first run fails');
     assert.ok(!ours.results[1].error, 'the next run completes');
   }
+});
+
+test('concurrent resumed runs keep their own cursors', async () => {
+  const answerOf = (run) => [
+    { type: 'RUN_STARTED', threadId: 't', runId: run },
+    { type: 'TEXT_MESSAGE_START', messageId: `m-${run}`, role: 'assistant' },
+    ...Array.from({ length: 6 }, (_, i) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: `m-${run}`, delta: `${run}.${i} ` })),
+    { type: 'TEXT_MESSAGE_END', messageId: `m-${run}` },
+    { type: 'RUN_FINISHED', threadId: 't', runId: run },
+  ];
+  const sent = [];
+  const script = (_n, init) => {
+    const body = JSON.parse(init.body);
+    const cursor = init.headers['Last-Event-ID'] ?? null;
+    sent.push([body.runId, cursor]);
+    const events = answerOf(body.runId);
+    const from = cursor ? Number(cursor.split(':')[1]) : 0;
+    const to = cursor ? events.length : 4; // each first response is cut after 4 frames
+    return { chunks: events.slice(from, to).map((e, i) => later(`id: ${body.runId}:${from + i + 1}\n${frame(e)}`)) };
+  };
+  const agent = new HttpAgent({ url: 'http://127.0.0.1:9/agent', threadId: 't', fetch: scriptedFetch(script), resume: { delay: 0 } });
+  await quietly(() => Promise.all(['run-a', 'run-b'].map((runId) => agent.runAgent({ runId }))));
+  assert.deepStrictEqual(sent.filter(([, c]) => c !== null).sort(), [['run-a', 'run-a:4'], ['run-b', 'run-b:4']]);
+  // agent.messages is the copy of the run that emitted last (as HttpAgent's): one whole answer.
+  const [only] = agent.messages;
+  assert.equal(agent.messages.length, 1);
+  assert.match(only.content, /^(run-[ab])\.0 \1\.1 \1\.2 \1\.3 \1\.4 \1\.5 $/);
 });
