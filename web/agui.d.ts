@@ -315,7 +315,8 @@ export interface MirrorAPI {
 /** apply()'s frame: the SSE "event:" field and "id:" field of the event, if any. */
 export interface FrameFields {
   event?: string;
-  /** Recorded as state.lastEventId. */
+  /** Recorded as state.lastEventId. An id with CR, LF or NUL (no SSE frame can carry one) is an
+   *  error-level 'bad_event' diagnostic, and the event is not applied. */
   id?: string;
 }
 

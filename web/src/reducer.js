@@ -3,11 +3,11 @@
 import { loadCore } from './loader.js';
 import { packageFiles } from './package-files.js';
 import { COMPACT } from './core.js';
-import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
+import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badEventIdRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { appendPath } from './ops.js';
 import { Mirror } from './mirror.js';
 import { runStream, settle, nothingToResume } from './transport.js';
-import { restarted } from './resume.js';
+import { restarted, badCursor } from './resume.js';
 
 // Reducers garbage-collected without dispose() free their Go state: the
 // held value names the handle, never the reducer.
@@ -85,6 +85,11 @@ class AguiReducer extends Mirror {
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' ? undefined : frame?.id;
     if (id != null) {
+      if (badCursor(String(id))) { // an error: the event is not applied either
+        const rec = badEventIdRecord();
+        this._commit([rec]);
+        return rec;
+      }
       const rec = this.#apply(h, event, sseEventName);
       const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
       this._commit([idRec]);

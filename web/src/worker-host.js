@@ -2,7 +2,7 @@
 
 import { baseURL, LoadError } from './loader.js';
 import { packageFiles } from './package-files.js';
-import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
+import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badEventIdRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { Mirror } from './mirror.js';
 import { plainHeaders, settle, nothingToResume } from './transport.js';
 import { portablePolicy, badCursor, badCursorError } from './resume.js';
@@ -158,6 +158,11 @@ class WorkerReducer extends Mirror {
   #apply(event, frame) {
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' || frame?.id == null ? undefined : String(frame.id);
+    if (id !== undefined && badCursor(id)) { // an error: the event is not applied either
+      const rec = badEventIdRecord();
+      this._commit([rec]);
+      return Promise.resolve(rec);
+    }
     let data = event;
     if (typeof event !== 'string' && !(event instanceof Uint8Array) && !(event instanceof ArrayBuffer)) {
       try { data = JSON.stringify(event); } catch (err) {

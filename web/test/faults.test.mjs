@@ -125,6 +125,19 @@ for (const mode of ['same thread', 'worker']) {
     r.dispose();
   });
 
+  test(`${mode}: apply(event, {id}) with an id no frame can carry is an error and applies nothing`, async () => {
+    const r = await make();
+    await r.apply(EVENTS[0], { id: 'k:1' });
+    const before = JSON.stringify(await r.snapshot());
+    for (const id of ['k:2\r\nid: forged', 'k:2\n', 'k\u00002']) {
+      const rec = await r.apply(EVENTS[1], { id });
+      assert.ok(rec.diagnostics.some((d) => d.code === 'bad_event' && d.level === 'error'), JSON.stringify(rec));
+      assert.equal(JSON.stringify(await r.snapshot()), before, 'state unchanged');
+    }
+    assert.deepStrictEqual(r.state, await r.snapshot());
+    r.dispose();
+  });
+
   test(`${mode}: a bad argument to run() rejects and releases the run`, async () => {
     const srv = await scripted(() => ({ body: frames(EVENTS) }));
     const r = await make();
