@@ -113,37 +113,58 @@ export function badCursorError(id) {
     { code: 'bad_last_event_id' });
 }
 
-/** Bytes of a resumed response read ahead at most to find its first event (firstEvent). */
+/** Bytes of a resumed response read ahead at most to find its first event (FirstEvent). */
 export const PEEK_BYTES = 64 << 10;
 
 /**
- * The data of the first event of an SSE body that begins with text: a
- * string once the event is whole, null while it is not (or the body has
- * none so far). Lines end with CRLF, LF or CR; a CR that ends text may be
- * half of a CRLF, so the line it ends waits for the next piece.
+ * The first event of an SSE body read in pieces: push(text) returns its
+ * data once the event is whole, else null. Lines end with CRLF, LF or CR;
+ * each piece is scanned once (a CR that ends a piece may be half of a CRLF:
+ * the LF that may follow is skipped).
  */
-export function firstEvent(text) {
-  let data = null;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  while (i < text.length) {
-    let end = i;
-    while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
-    if (end === text.length || (text[end] === '\r' && end + 1 === text.length)) return null; // the line goes on
-    const line = text.slice(i, end);
-    i = end + (text[end] === '\r' && text[end + 1] === '\n' ? 2 : 1);
-    if (line === '') {
-      if (data !== null) return data;
-      continue;
+export class FirstEvent {
+  #line = ''; // the line read so far
+  #data = null;
+  #start = true; // before the first byte (a byte order mark)
+  #afterCR = false;
+
+  push(text) {
+    let i = 0;
+    if (this.#start && text.length > 0) {
+      this.#start = false;
+      if (text.charCodeAt(0) === 0xfeff) i = 1;
     }
-    const colon = line.indexOf(':');
-    if (colon === 0) continue;
-    const field = colon < 0 ? line : line.slice(0, colon);
-    if (field !== 'data') continue;
-    let value = colon < 0 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    data = data === null ? value : `${data}\n${value}`;
+    if (this.#afterCR && i < text.length) {
+      this.#afterCR = false;
+      if (text[i] === '\n') i++;
+    }
+    while (i < text.length) {
+      let end = i;
+      while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
+      if (end === text.length) {
+        this.#line += text.slice(i);
+        return null;
+      }
+      const line = this.#line + text.slice(i, end);
+      this.#line = '';
+      if (text[end] === '\r') {
+        if (end + 1 === text.length) this.#afterCR = true;
+        else if (text[end + 1] === '\n') end++;
+      }
+      i = end + 1;
+      if (line === '') {
+        if (this.#data !== null) return this.#data;
+        continue;
+      }
+      const colon = line.indexOf(':');
+      if (colon === 0) continue;
+      if ((colon < 0 ? line : line.slice(0, colon)) !== 'data') continue;
+      let value = colon < 0 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      this.#data = this.#data === null ? value : `${this.#data}\n${value}`;
+    }
+    return null;
   }
-  return null;
 }
 
 /**

@@ -1,7 +1,7 @@
 // run(): POST a RunAgentInput and stream the SSE response through feed,
 // reconnecting with Last-Event-ID when the response is cut (resume.js).
 
-import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor, badCursorError, firstEvent, startsAnotherRun, PEEK_BYTES } from './resume.js';
+import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor, badCursorError, FirstEvent, startsAnotherRun, PEEK_BYTES } from './resume.js';
 
 function isAbort(err, signal) {
   return signal?.aborted === true || err?.name === 'AbortError';
@@ -78,6 +78,8 @@ export async function runStream(target, url, input, options = {}, ctrl = new Abo
         // to see that it does not start another run before any is folded.
         let held = cursor ? [] : null;
         let heldBytes = 0;
+        const first = new FirstEvent();
+        const decoder = new TextDecoder();
         const runId = cursor ? await target.runId() : '';
         const release = async () => {
           const chunks = held;
@@ -92,7 +94,7 @@ export async function runStream(target, url, input, options = {}, ctrl = new Abo
             if (held !== null) {
               held.push(value);
               heldBytes += value.byteLength;
-              const data = firstEvent(decodeAll(held));
+              const data = first.push(decoder.decode(value, { stream: true }));
               if (data === null && heldBytes < PEEK_BYTES) continue;
               if (data !== null && startsAnotherRun(data, runId) !== null) {
                 reader.cancel().catch(() => {});
@@ -131,15 +133,6 @@ export async function runStream(target, url, input, options = {}, ctrl = new Abo
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** The text of the chunks read so far (a reconnect's first event, read ahead). */
-function decodeAll(chunks) {
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const c of chunks) { all.set(c, at); at += c.byteLength; }
-  return new TextDecoder().decode(all);
 }
 
 /** run()'s and resume()'s promise: the outcome, with the report in reducer.lastRun. */
