@@ -10,6 +10,7 @@ import http from 'node:http';
 import { MessageChannel } from 'node:worker_threads';
 import { loadReducer, createWorkerHost, createAgent } from '../agui.node.js';
 import { serve } from '../agui-worker.js';
+import { FirstEvent } from '../src/resume.js';
 import { wasmURL, rng } from './helpers.mjs';
 
 const factory = await loadReducer(wasmURL);
@@ -227,4 +228,27 @@ test('bounded work: run() makes at most its budget of requests against any misbe
     assert.ok(r.lastRun.reconnects <= maxReconnects, `${name}: lastRun ${JSON.stringify(r.lastRun)}`);
     r.dispose();
   }
+});
+
+test('a reconnect\'s first event is found however the body is split, in one pass', () => {
+  const bodies = [
+    'data: {"type":"RUN_STARTED","runId":"x"}\n\n',
+    '\ufeff: keep-alive\r\n\r\nid: 1\r\ndata: a\r\ndata: b\r\n\r\ndata: c\n\n',
+    'retry: 10\r\rdata\r\r',
+    'event: x\ndata:  two spaces\n\n',
+  ];
+  for (const body of bodies) {
+    const whole = new FirstEvent().push(body);
+    assert.notEqual(whole, null, JSON.stringify(body));
+    for (let k = 1; k < body.length; k++) {
+      const f = new FirstEvent();
+      const got = f.push(body.slice(0, k)) ?? f.push(body.slice(k));
+      assert.equal(got, whole, `${JSON.stringify(body)} split at ${k}`);
+    }
+    const f = new FirstEvent();
+    let got = null;
+    for (const c of body) got ??= f.push(c);
+    assert.equal(got, whole, 'a character at a time');
+  }
+  assert.equal(new FirstEvent().push('data: no blank line yet\n'), null);
 });
