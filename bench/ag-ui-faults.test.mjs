@@ -12,9 +12,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from '@ag-ui/client';
 import * as proto from '@ag-ui/proto';
-import { loadReducer } from '../web/agui.node.js';
-import { setReducerFactory } from '../web/ag-ui-reducer.js';
-import { recorder, normalise, quietly } from './ag-ui-diff.mjs';
+import { recorder, normalise, quietly, loadDropIn } from './ag-ui-diff.mjs';
 import { generate, rng } from './gen.mjs';
 
 const conv = generate({ turns: 1, seed: 21, textDeltas: 24, reasoningDeltas: 3, argDeltas: 5 });
@@ -28,15 +26,7 @@ const netError = () => new TypeError('terminated');
 const later = (then) => ({ wait: () => sleep(15), then });
 
 let HttpAgent;
-before(async () => {
-  setReducerFactory(await loadReducer(new URL('../web/dist/agui.wasm', import.meta.url)));
-  const { register } = await import('node:module');
-  const hook = `export async function resolve(s, c, next) {
-    return s === '@ag-ui/client' ? next(s, { ...c, parentURL: ${JSON.stringify(import.meta.url)} }) : next(s, c);
-  }`;
-  register('data:text/javascript,' + encodeURIComponent(hook));
-  ({ HttpAgent } = await import('../web/ag-ui.js'));
-});
+before(async () => { ({ HttpAgent } = await loadDropIn()); });
 
 /**
  * A fetch answering request n with script(n): {status, body, type} for an
