@@ -168,3 +168,20 @@ export async function observeApply(make, client, from, runs, { subscribers = 1 }
   }
   return normalise({ results, log, messages: agent.messages, state: agent.state, pendingInterrupts: agent.pendingInterrupts });
 }
+
+/**
+ * web/ag-ui.js (the drop-in entry) with the reducer factory set: web/ has
+ * no @ag-ui/client installed, so the entry's peer dependency resolves from
+ * bench/, as an app's node_modules would.
+ */
+export async function loadDropIn() {
+  const { loadReducer } = await import('../web/agui.node.js');
+  const { setReducerFactory } = await import('../web/ag-ui-reducer.js');
+  setReducerFactory(await loadReducer(new URL('../web/dist/agui.wasm', import.meta.url)));
+  const { register } = await import('node:module');
+  const hook = `export async function resolve(s, c, next) {
+    return s === '@ag-ui/client' ? next(s, { ...c, parentURL: ${JSON.stringify(import.meta.url)} }) : next(s, c);
+  }`;
+  register('data:text/javascript,' + encodeURIComponent(hook));
+  return import('../web/ag-ui.js');
+}

@@ -8,9 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import * as client from '@ag-ui/client';
-import { loadReducer } from '../web/agui.node.js';
-import { setReducerFactory } from '../web/ag-ui-reducer.js';
-import { recorder, normalise, quietly } from './ag-ui-diff.mjs';
+import { recorder, normalise, quietly, loadDropIn } from './ag-ui-diff.mjs';
 import { generate } from './gen.mjs';
 
 const conv = generate({ turns: 1, seed: 11, textDeltas: 30, reasoningDeltas: 3, argDeltas: 6 });
@@ -39,17 +37,7 @@ async function scripted(script) {
 }
 
 let HttpAgent;
-before(async () => {
-  setReducerFactory(await loadReducer(new URL('../web/dist/agui.wasm', import.meta.url)));
-  // web/ has no @ag-ui/client installed: the entry's peer dependency resolves
-  // from here, as an app's node_modules would (as in ag-ui.test.mjs).
-  const { register } = await import('node:module');
-  const hook = `export async function resolve(s, c, next) {
-    return s === '@ag-ui/client' ? next(s, { ...c, parentURL: ${JSON.stringify(import.meta.url)} }) : next(s, c);
-  }`;
-  register('data:text/javascript,' + encodeURIComponent(hook));
-  ({ HttpAgent } = await import('../web/ag-ui.js'));
-});
+before(async () => { ({ HttpAgent } = await loadDropIn()); });
 after(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
 async function observe(agent) {

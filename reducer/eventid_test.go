@@ -137,6 +137,25 @@ func TestLastEventIDSurvivesRewind(t *testing.T) {
 	m.check(t, r, "end")
 }
 
+// TestLastEventIDAcrossResponses: a resumed response (a new Stream) whose
+// first frame has no id field keeps the cursor, and the frame the server
+// resends after it is skipped by its id, not applied twice.
+func TestLastEventIDAcrossResponses(t *testing.T) {
+	r := New(Options{Clock: fixedClock()})
+	m := newMirror(t, r)
+	each := func(c *Change) { m.apply(t, c) }
+	s := r.NewStream()
+	s.Feed([]byte(sseFrames([2]string{"a:1", evStart}, [2]string{"a:2", evMsg}, [2]string{"a:3", evDelta})), each)
+	s.Close()
+	s = r.NewStream()
+	s.Feed([]byte(sseFrames([2]string{"", `{"type":"CUSTOM","name":"keep-alive","value":1}`})), each)
+	require.Equal(t, "a:3", r.State().LastEventID, "a frame without an id field keeps the cursor")
+	s.Feed([]byte(sseFrames([2]string{"a:3", evDelta}, [2]string{"a:4", evEnd}, [2]string{"a:5", evFinish})), each)
+	require.Equal(t, "a:5", r.State().LastEventID)
+	require.Equal(t, "hi", string(r.State().Messages[0].text), "the resent delta applied once")
+	m.check(t, r, "end")
+}
+
 // However a server resumes, after the cursor, from an earlier frame or
 // from the start with the same ids, or runs the agent again with new ids,
 // the state ends as if the stream had never been cut.

@@ -36,15 +36,18 @@ func (r *Reducer) NewStreamFunc(apply FrameFunc) *Stream {
 // event's change (valid only during the call). A frame the SSE parser
 // rejects (too large) yields a change with only its diagnostic.
 //
-// The SSE id of the last event folded becomes the state's LastEventID
-// once per chunk, not per event: when it changed, one more change, with
-// only that op, follows the chunk's events (an id on every frame would
-// otherwise double the records of a token stream). A frame whose own id
-// was folded lately is skipped (eventid.go); the first one skipped yields
-// a "resent_frames" warning.
+// The id field of the last event folded that has one becomes the state's
+// LastEventID once per chunk, not per event: when it changed, one more
+// change, with only that op, follows the chunk's events (an id on every
+// frame would otherwise double the records of a token stream). Only an id
+// field changes it, as the SSE rules have it: a frame without one keeps the
+// cursor in force, also when it opens the next response of the run (a new
+// Stream, whose parser starts with no last event ID), so a reconnect never
+// forgets where it was. A frame whose own id was folded lately is skipped
+// (eventid.go); the first one skipped yields a "resent_frames" warning.
 func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
-	id, folded := "", false
+	id, hasID := "", false
 	s.p.FeedEach(chunk, func(e sse.Event) {
 		if e.HasID && s.r.folded.has(e.ID) {
 			// Folded already: the server resent it (eventid.go).
@@ -57,8 +60,8 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 			return
 		}
 		s.apply(&c, e.Type, []byte(e.Data))
-		id, folded = e.ID, true
 		if e.HasID {
+			id, hasID = e.ID, true
 			s.r.folded.add(e.ID)
 		}
 		each(&c)
@@ -67,7 +70,7 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 		c.fail("too_large", "SSE event skipped: "+err.Error())
 		each(&c)
 	})
-	if folded && id != s.r.st.LastEventID {
+	if hasID && id != s.r.st.LastEventID {
 		c.Reset()
 		s.r.setLastEventID(&c, id)
 		each(&c)

@@ -47,8 +47,12 @@ function defaultFactory() {
 // The agent state of one agent: the reducer, the official view, the run's tallies.
 
 class Fold {
-  constructor(reducer) {
+  constructor(reducer, factory, options) {
     this.r = reducer;
+    this.factory = factory;
+    this.options = options;
+    this.runs = 0; // runs applying with it
+    this.own = false; // a run's own fold (concurrent runs), disposed when the run ends
     this.view = new OfficialView();
     this.runIds = new Set(); // runs fed to the reducer (it skips a replayed one; the official client does not)
     this.alias = null; // [runId, alias] while a replayed run is fed under another id
@@ -142,19 +146,49 @@ function foldNow(agent) {
       ? (typeof cfg.reducer.then === 'function' ? null : cfg.reducer)
       : (defaultFactory(), resolvedFactory);
     if (factory === null) return null;
-    f = agent[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
+    f = agent[FOLD] = newFold(factory, cfg);
   }
   // agent.messages is the view unless someone assigned another array
-  // (constructor, setMessages, addMessage, a lifecycle mutation).
-  if (agent.messages !== f.messages) f.setMessages(agent.messages);
+  // (constructor, setMessages, addMessage, a lifecycle mutation, a
+  // concurrent run's own fold); not while a run applies with it.
+  if (agent.messages !== f.messages && f.runs === 0) f.setMessages(agent.messages);
   return f;
+}
+
+function newFold(factory, cfg) {
+  const options = { dialect: 'agui', ...(cfg.reducerOptions ?? {}) };
+  return new Fold(factory.createReducer(options), factory, options);
+}
+
+/**
+ * The fold a run applies with: the agent's, or, while another run of the
+ * agent applies with it (concurrent runAgent calls), one of the run's own
+ * made from agent.messages. HttpAgent gives each run its own copy of the
+ * conversation as it was when the run began, and agent.messages is the copy
+ * of whichever run emitted last: the runs never mix their events.
+ */
+function claimFold(agent, f) {
+  if (f.runs > 0) {
+    const own = new Fold(f.factory.createReducer(f.options), f.factory, f.options);
+    own.own = true;
+    own.setMessages(agent.messages);
+    f = own;
+  }
+  f.runs++;
+  let held = true;
+  return [f, () => {
+    if (!held) return;
+    held = false;
+    f.runs--;
+    if (f.own) f.r.dispose();
+  }];
 }
 
 async function foldLater(agent) {
   const cfg = agent[CONFIG] ?? {};
   if (agent[FOLD] === undefined) {
     const factory = await (cfg.reducer ?? defaultFactory());
-    if (agent[FOLD] === undefined) agent[FOLD] = new Fold(factory.createReducer({ dialect: 'agui', ...(cfg.reducerOptions ?? {}) }));
+    if (agent[FOLD] === undefined) agent[FOLD] = newFold(factory, cfg);
   }
   return foldNow(agent);
 }
@@ -196,10 +230,12 @@ export function withReducer(Base) {
       const Observable = rootClass(events$);
       return new Observable((observer) => {
         let closed = false, emitted = false, completed = false, busy = false, run = null;
+        let release = () => {};
         const queue = [];
         const fail = (err) => {
           if (closed) return;
           closed = true;
+          release();
           observer.error(err);
         };
         const emit = (mutation) => {
@@ -211,6 +247,7 @@ export function withReducer(Base) {
           if (closed) return;
           if (!emitted && subscribers.length > 0) observer.next({});
           closed = true;
+          release();
           observer.complete();
         };
         // concatMap(async …) as the official apply step: one event at a
@@ -225,9 +262,13 @@ export function withReducer(Base) {
             fail(err);
           }
           busy = false;
-          if (completed) finish();
+          if (closed) release();
+          else if (completed) finish();
         };
-        const start = (f) => {
+        const start = (shared) => {
+          if (closed) return;
+          const [f, free] = claimFold(this, shared);
+          release = free;
           f.setState(input.state ?? {}, true);
           run = new Run(this, f, input, subscribers);
           if (queue.length > 0) pump();
@@ -250,6 +291,7 @@ export function withReducer(Base) {
         return () => {
           closed = true;
           sub.unsubscribe();
+          if (!busy) release(); // else when the event in progress ends (pump)
         };
       });
     }

@@ -12,7 +12,7 @@
 // 0.0.59 CopilotKit 1.74 depends on) is a peer dependency. See
 // ag-ui-reducer.js and docs/ag-ui-agent.md.
 
-import { AbstractAgent, HttpAgent as OfficialHttpAgent } from '@ag-ui/client';
+import { AbstractAgent, HttpAgent as OfficialHttpAgent, transformHttpEventStream } from '@ag-ui/client';
 import { withReducer, setReducerFactory } from './ag-ui-reducer.js';
 import { withResume } from './src/ag-ui-resume.js';
 
@@ -21,6 +21,6 @@ export const ReducerAgent = withReducer(AbstractAgent);
 
 /** @ag-ui/client's HttpAgent (same options, same transport) with the reducer as its apply step;
  *  its runs reconnect with Last-Event-ID when cut (src/ag-ui-resume.js). */
-export const HttpAgent = withResume(withReducer(OfficialHttpAgent));
+export const HttpAgent = withResume(withReducer(OfficialHttpAgent), { transformHttpEventStream });
 
 export { withReducer, setReducerFactory };

@@ -97,6 +97,7 @@ export function serve(port) {
         return restartedText(r.text);
       },
       lastEventId: () => (live() ? core.call('lastEventId', h).text : ''),
+      runId: () => (live() ? JSON.parse(core.call('snapshot', h).text).runId ?? '' : ''),
       setLastEventId: (id) => { if (live()) push(core.call('setLastEventId', h, id)); },
       fail: (message, code) => { if (live()) push(core.call('fail', h, JSON.stringify([message, code]))); },
       stop: () => { if (live()) push(core.call('stop', h)); },

@@ -260,8 +260,13 @@ import type { ResumeOptions, ReconnectInfo, RunReport } from './src/resume.js';
  *   stop() (status idle, no error);
  * - 'failed': a network error (fail(message, 'network')) or an HTTP error status
  *   (fail('HTTP <status>: <statusText>', '<status>')); a refused reconnect (4xx) is
- *   fail('resume failed: <the server's error>', <its code, e.g. 'resume_unavailable'>).
+ *   fail('resume failed: <the server's error>', <its code, e.g. 'resume_unavailable'>); a reconnect
+ *   answered with another run (another runId) is fail('resume failed: …', 'resume_restarted'),
+ *   and none of that run is folded.
  * A cut response is reconnected first (RunOptions.resume); these are the ends after that.
+ * run() and resume() reject, without a request and with the state unchanged, on a bad argument:
+ * a lastEventId with CR, LF or NUL (code 'bad_last_event_id'), an input JSON cannot encode, and
+ * for worker reducers a URL that does not parse.
  */
 export type RunOutcome = 'completed' | 'incomplete' | 'aborted' | 'failed';
 
@@ -310,7 +315,8 @@ export interface MirrorAPI {
 /** apply()'s frame: the SSE "event:" field and "id:" field of the event, if any. */
 export interface FrameFields {
   event?: string;
-  /** Recorded as state.lastEventId. */
+  /** Recorded as state.lastEventId. An id with CR, LF or NUL (no SSE frame can carry one) is an
+   *  error-level 'bad_event' diagnostic, and the event is not applied. */
   id?: string;
 }
 

@@ -52,6 +52,11 @@ export function badEventRecord(err) {
   return { diagnostics: [{ code: 'bad_event', level: 'error', message: `event is not JSON-serialisable: ${err.message}` }] };
 }
 
+/** apply(event, {id}) with an id no SSE frame can carry: refused before the event is applied. */
+export function badEventIdRecord() {
+  return { diagnostics: [{ code: 'bad_event', level: 'error', message: 'event id must not contain NUL, CR or LF' }] };
+}
+
 export function badSnapshotRecord(err) {
   return { diagnostics: [{ code: 'bad_snapshot', level: 'error', message: `snapshot is not JSON-serialisable: ${err.message}` }] };
 }

@@ -3,11 +3,11 @@
 import { loadCore } from './loader.js';
 import { packageFiles } from './package-files.js';
 import { COMPACT } from './core.js';
-import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
+import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badEventIdRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { appendPath } from './ops.js';
 import { Mirror } from './mirror.js';
 import { runStream, settle, nothingToResume } from './transport.js';
-import { restarted } from './resume.js';
+import { restarted, badCursor } from './resume.js';
 
 // Reducers garbage-collected without dispose() free their Go state: the
 // held value names the handle, never the reducer.
@@ -85,6 +85,11 @@ class AguiReducer extends Mirror {
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' ? undefined : frame?.id;
     if (id != null) {
+      if (badCursor(String(id))) { // an error: the event is not applied either
+        const rec = badEventIdRecord();
+        this._commit([rec]);
+        return rec;
+      }
       const rec = this.#apply(h, event, sseEventName);
       const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
       this._commit([idRec]);
@@ -224,10 +229,14 @@ class AguiReducer extends Mirror {
   /** Continues the run the state holds from its lastEventId (after restore()). */
   resume(url, input, options = {}) {
     if (this.#h === 0) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
-    const id = this.#core.call('lastEventId', this.#h).text;
-    const running = this.#core.number('running', this.#h) === 1;
-    if (!id || !running) return nothingToResume(this, running, id);
-    return this.run(url, input ?? this.#resumeInput(), { ...options, lastEventId: id });
+    try {
+      const id = this.#core.call('lastEventId', this.#h).text;
+      const running = this.#core.number('running', this.#h) === 1;
+      if (!id || !running) return nothingToResume(this, running, id);
+      return this.run(url, input ?? this.#resumeInput(), { ...options, lastEventId: id });
+    } catch (err) {
+      return Promise.reject(err); // an async API: it rejects, never throws
+    }
   }
 
   #resumeInput() {
@@ -251,6 +260,7 @@ class AguiReducer extends Mirror {
       endStream: () => { if (live()) this.endStream(); },
       feed: (chunk) => live() && restarted(this.feed(chunk)),
       lastEventId: () => (live() ? this.#core.call('lastEventId', h).text : ''),
+      runId: () => (live() ? this.state.runId : ''),
       setLastEventId: (id) => {
         if (!live()) return;
         const r = this.#core.call('setLastEventId', h, id);

@@ -8,7 +8,10 @@ import type { RunOutcome } from '../agui.js';
  * network, is requested again with Last-Event-ID (docs/resume.md) while the server sends ids.
  * Wait n (since the last reconnect that made progress): min(maxDelay, delay · factor^(n-1)),
  * shortened by up to jitter of it at random. Give up after `attempts` reconnects in a row that
- * fold no new frame (or that the server answers with the run from its start).
+ * fold no new frame (or that the server answers with the run from its start), and after
+ * `maxReconnects` reconnects in all, progress or not: one run() or resume() call makes at most
+ * 1 + maxReconnects requests. A reconnect answered with another run (a RUN_STARTED with another
+ * runId) is not folded: the run fails with code 'resume_restarted'.
  */
 export interface ResumeOptions {
   /** Default 5. */
@@ -21,6 +24,8 @@ export interface ResumeOptions {
   maxDelay?: number;
   /** 0..1, default 0.5. */
   jitter?: number;
+  /** Reconnects in all, for one run() or resume() call; default 100. */
+  maxReconnects?: number;
   /** Same-thread reducers only (tests): the wait; resolves false when signal aborted it. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<boolean>;
   /** Same-thread reducers only (tests): the jitter's random source, [0, 1). */
@@ -48,6 +53,7 @@ export interface RunReport {
   /** state.lastEventId at the end ('' for none). */
   lastEventId: string;
   /** Why it ended without completing: 'no_event_ids' (the server sent no ids: it cannot resume),
-   *  'attempts_exhausted', or for resume(): 'nothing_to_resume'. */
-  reason?: 'no_event_ids' | 'attempts_exhausted' | 'nothing_to_resume';
+   *  'attempts_exhausted', 'reconnects_exhausted' (maxReconnects), or for resume():
+   *  'nothing_to_resume'. */
+  reason?: 'no_event_ids' | 'attempts_exhausted' | 'reconnects_exhausted' | 'nothing_to_resume';
 }

@@ -12,6 +12,7 @@ export const RESUME_DEFAULTS = Object.freeze({
   factor: 2, // …multiplied by this for each one after it without progress…
   maxDelay: 15_000, // …up to this
   jitter: 0.5, // each wait is shortened by up to this fraction, at random
+  maxReconnects: 100, // reconnects in all, for one run() or resume() call, progress or not
 });
 
 /** The diagnostics that say a response started the run again rather than resuming it. */
@@ -49,6 +50,7 @@ export function resumePolicy(resume) {
     factor: num('factor', 1),
     maxDelay: num('maxDelay', 0),
     jitter: Math.min(num('jitter', 0), 1),
+    maxReconnects: num('maxReconnects', 0),
     sleep: typeof o.sleep === 'function' ? o.sleep : sleep,
     random: typeof o.random === 'function' ? o.random : Math.random,
   };
@@ -57,8 +59,8 @@ export function resumePolicy(resume) {
 /** The options of a policy that can cross to a worker (no functions). */
 export function portablePolicy(resume) {
   if (resume === false || resume == null || resume === true) return resume ?? null;
-  const { attempts, delay, factor, maxDelay, jitter } = resume;
-  return { attempts, delay, factor, maxDelay, jitter };
+  const { attempts, delay, factor, maxDelay, jitter, maxReconnects } = resume;
+  return { attempts, delay, factor, maxDelay, jitter, maxReconnects };
 }
 
 /** The wait before reconnect n (1 for the first since the last progress), in ms. */
@@ -96,6 +98,88 @@ export async function resumeRefusal(response) {
   return { message: `resume failed: ${why}`, code };
 }
 
+/**
+ * Whether id cannot be sent as Last-Event-ID: no SSE frame can carry CR or
+ * LF, an EventSource ignores an id with NUL, and fetch refuses such a header
+ * value (which would look like a network failure).
+ */
+export function badCursor(id) {
+  return typeof id === 'string' && /[\r\n\0]/.test(id);
+}
+
+/** The error run() and resume() reject with for such a cursor, before any request. */
+export function badCursorError(id) {
+  return Object.assign(new TypeError('agui reducer: the lastEventId cannot be sent as Last-Event-ID: it contains CR, LF or NUL'),
+    { code: 'bad_last_event_id' });
+}
+
+/** Bytes of a resumed response read ahead at most to find its first event (FirstEvent). */
+export const PEEK_BYTES = 64 << 10;
+
+/**
+ * The first event of an SSE body read in pieces: push(text) returns its
+ * data once the event is whole, else null. Lines end with CRLF, LF or CR;
+ * each piece is scanned once (a CR that ends a piece may be half of a CRLF:
+ * the LF that may follow is skipped).
+ */
+export class FirstEvent {
+  #line = ''; // the line read so far
+  #data = null;
+  #start = true; // before the first byte (a byte order mark)
+  #afterCR = false;
+
+  push(text) {
+    let i = 0;
+    if (this.#start && text.length > 0) {
+      this.#start = false;
+      if (text.charCodeAt(0) === 0xfeff) i = 1;
+    }
+    if (this.#afterCR && i < text.length) {
+      this.#afterCR = false;
+      if (text[i] === '\n') i++;
+    }
+    while (i < text.length) {
+      let end = i;
+      while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
+      if (end === text.length) {
+        this.#line += text.slice(i);
+        return null;
+      }
+      const line = this.#line + text.slice(i, end);
+      this.#line = '';
+      if (text[end] === '\r') {
+        if (end + 1 === text.length) this.#afterCR = true;
+        else if (text[end + 1] === '\n') end++;
+      }
+      i = end + 1;
+      if (line === '') {
+        if (this.#data !== null) return this.#data;
+        continue;
+      }
+      const colon = line.indexOf(':');
+      if (colon === 0) continue;
+      if ((colon < 0 ? line : line.slice(0, colon)) !== 'data') continue;
+      let value = colon < 0 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      this.#data = this.#data === null ? value : `${this.#data}\n${value}`;
+    }
+    return null;
+  }
+}
+
+/**
+ * Whether the first event of a response to a reconnect starts another run
+ * than runId: the server did not resume the run (it minted a new one), and
+ * what it sends must not be folded as if it had.
+ */
+export function startsAnotherRun(data, runId) {
+  if (!runId || !data.includes('RUN_STARTED')) return null;
+  let e;
+  try { e = JSON.parse(data); } catch { return null; }
+  if (e === null || typeof e !== 'object' || e.type !== 'RUN_STARTED' || typeof e.runId !== 'string' || e.runId === runId) return null;
+  return e.runId;
+}
+
 /** Whether an HTTP status on a resume is worth another attempt (the server is busy or down). */
 export function retryableStatus(status) {
   return status === 408 || status === 429 || status >= 500;
@@ -110,7 +194,10 @@ export function retryableStatus(status) {
  * ('' when none). giveUp(cut) settles the state when no reconnect follows
  * and resolves to the outcome. Reconnects are made while the server sends
  * ids; an attempt that moves the cursor (without starting the run again)
- * resets the budget. Resolves to {outcome, reconnects, lastEventId, reason?}.
+ * resets the count of attempts in a row, never the policy's maxReconnects,
+ * which bounds the requests of one call whatever the server claims is
+ * progress. giveUp(cut, error, r) receives the attempt's result r too.
+ * Resolves to {outcome, reconnects, lastEventId, reason?}.
  */
 export async function resumeLoop({ policy, signal, from = null, attempt, cursor, giveUp, stop, onReconnect }) {
   let reconnects = 0;
@@ -124,12 +211,15 @@ export async function resumeLoop({ policy, signal, from = null, attempt, cursor,
     if (!policy || !id || signal?.aborted) {
       const reason = !policy ? undefined : !id ? 'no_event_ids' : undefined;
       if (signal?.aborted) return { outcome: await stop(), reconnects, lastEventId: id };
-      return { outcome: await giveUp(r.cut, r.error), reconnects, lastEventId: id, ...(reason ? { reason } : {}) };
+      return { outcome: await giveUp(r.cut, r.error, r), reconnects, lastEventId: id, ...(reason ? { reason } : {}) };
     }
     if (id !== before && !r.restarted) failures = 0;
     failures++;
     if (failures > policy.attempts) {
-      return { outcome: await giveUp(r.cut, r.error), reconnects, lastEventId: id, reason: 'attempts_exhausted' };
+      return { outcome: await giveUp(r.cut, r.error, r), reconnects, lastEventId: id, reason: 'attempts_exhausted' };
+    }
+    if (reconnects >= policy.maxReconnects) {
+      return { outcome: await giveUp(r.cut, r.error, r), reconnects, lastEventId: id, reason: 'reconnects_exhausted' };
     }
     const delay = backoff(policy, failures);
     onReconnect?.({ attempt: failures, reconnects: reconnects + 1, delay, lastEventId: id, reason: r.cut });

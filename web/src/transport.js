@@ -1,7 +1,7 @@
 // run(): POST a RunAgentInput and stream the SSE response through feed,
 // reconnecting with Last-Event-ID when the response is cut (resume.js).
 
-import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus } from './resume.js';
+import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor, badCursorError, FirstEvent, startsAnotherRun, PEEK_BYTES } from './resume.js';
 
 function isAbort(err, signal) {
   return signal?.aborted === true || err?.name === 'AbortError';
@@ -22,10 +22,15 @@ export function plainHeaders(headers) {
  * 'completed', 'incomplete' (the body ended while the run was still
  * running), 'aborted' or 'failed'. options.lastEventId continues a run
  * from that id (a page restored from a snapshot); without it the run is a
- * fresh one and the state's lastEventId is cleared first.
+ * fresh one and the state's lastEventId is cleared first. A cursor that
+ * cannot be sent (CR, LF, NUL) rejects before any request. A response to a
+ * reconnect whose first event starts another run (another runId: the
+ * server did not resume) is not folded: the run fails with code
+ * 'resume_restarted'. target.runId() names the run being resumed.
  */
 export async function runStream(target, url, input, options = {}, ctrl = new AbortController(), onReconnect) {
   const { signal, headers, fetch: fetchImpl = globalThis.fetch, credentials, lastEventId: from } = options ?? {};
+  if (badCursor(from)) throw badCursorError(from);
   const policy = resumePolicy(options?.resume);
   const onAbort = () => ctrl.abort(signal?.reason);
   if (signal) {
@@ -69,13 +74,38 @@ export async function runStream(target, url, input, options = {}, ctrl = new Abo
       let again = false;
       if (response.body) {
         const reader = response.body.getReader();
+        // A reconnect's first event is read ahead (held, up to PEEK_BYTES)
+        // to see that it does not start another run before any is folded.
+        let held = cursor ? [] : null;
+        let heldBytes = 0;
+        const first = new FirstEvent();
+        const decoder = new TextDecoder();
+        const runId = cursor ? await target.runId() : '';
+        const release = async () => {
+          const chunks = held;
+          held = null;
+          for (const c of chunks) if (await target.feed(c)) again = true;
+        };
         try {
           for (;;) {
             const { done, value } = await reader.read();
             if (done) break;
-            if (await target.feed(value)) again = true;
             if (ctrl.signal.aborted) throw ctrl.signal.reason ?? new DOMException('aborted', 'AbortError');
+            if (held !== null) {
+              held.push(value);
+              heldBytes += value.byteLength;
+              const data = first.push(decoder.decode(value, { stream: true }));
+              if (data === null && heldBytes < PEEK_BYTES) continue;
+              if (data !== null && startsAnotherRun(data, runId) !== null) {
+                reader.cancel().catch(() => {});
+                await target.endStream();
+                await target.fail('resume failed: the server answered with another run instead of resuming this one', 'resume_restarted');
+                return { end: 'failed' };
+              }
+              await release();
+            } else if (await target.feed(value)) again = true;
           }
+          if (held !== null) await release();
         } catch (err) {
           reader.cancel().catch(() => {});
           await target.endStream();

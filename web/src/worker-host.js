@@ -2,10 +2,10 @@
 
 import { baseURL, LoadError } from './loader.js';
 import { packageFiles } from './package-files.js';
-import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
+import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badEventIdRecord, badSnapshotRecord, badArgumentRecord } from './records.js';
 import { Mirror } from './mirror.js';
 import { plainHeaders, settle, nothingToResume } from './transport.js';
-import { portablePolicy } from './resume.js';
+import { portablePolicy, badCursor, badCursorError } from './resume.js';
 
 // Worker reducers garbage-collected without dispose() are disposed in the
 // worker: the held value names the host and the reducer id, never the
@@ -54,7 +54,12 @@ class WorkerHost {
     const id = ++this.#seq;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, rid: msg.rid });
-      this.#port.postMessage({ ...msg, id }, transfer ?? []);
+      try {
+        this.#port.postMessage({ ...msg, id }, transfer ?? []);
+      } catch (err) { // a value the structured clone cannot copy
+        this.#pending.delete(id);
+        reject(err);
+      }
     });
   }
 
@@ -137,15 +142,27 @@ class WorkerReducer extends Mirror {
     return this.#host._request({ op: 'call', rid: this.#rid, method, args }, transfer);
   }
 
+  /** fn's promise; what it throws (an argument it cannot encode) rejects it: the methods are async. */
+  #async(fn) {
+    try { return fn(); } catch (err) { return Promise.reject(err); }
+  }
+
   _resync() {
     this.#call('snapshot', []).then((s) => this._replaceState(s), (err) => this._report(err));
   }
 
   get disposed() { return this.#disposed; }
 
-  apply(event, frame = '') {
+  apply(event, frame = '') { return this.#async(() => this.#apply(event, frame)); }
+
+  #apply(event, frame) {
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' || frame?.id == null ? undefined : String(frame.id);
+    if (id !== undefined && badCursor(id)) { // an error: the event is not applied either
+      const rec = badEventIdRecord();
+      this._commit([rec]);
+      return Promise.resolve(rec);
+    }
     let data = event;
     if (typeof event !== 'string' && !(event instanceof Uint8Array) && !(event instanceof ArrayBuffer)) {
       try { data = JSON.stringify(event); } catch (err) {
@@ -162,7 +179,9 @@ class WorkerReducer extends Mirror {
   // lone half goes escaped (UTF-8 cannot carry it to the worker's reducer).
   #high = '';
 
-  feed(chunk) {
+  feed(chunk) { return this.#async(() => this.#feed(chunk)); }
+
+  #feed(chunk) {
     let data = chunkData(chunk);
     if (typeof data !== 'string') {
       if (this.#high !== '') this.#flushHigh();
@@ -188,11 +207,11 @@ class WorkerReducer extends Mirror {
     if (this.#high !== '') this.#flushHigh();
     return this.#call('endStream', []);
   }
-  addUserMessage(content, id) { return this.#call('addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])]); }
+  addUserMessage(content, id) { return this.#async(() => this.#call('addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])])); }
   addToolResult(toolCallId, content) {
-    return this.#call('addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);
+    return this.#async(() => this.#call('addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]));
   }
-  fail(message, code) { return this.#call('fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
+  fail(message, code) { return this.#async(() => this.#call('fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])])); }
   stop() { return this.#call('stop', []); }
   reset() { return this.#call('reset', []); }
   setState(state) { return this.#valueCall('setState', state); }
@@ -218,7 +237,7 @@ class WorkerReducer extends Mirror {
     }
     return this.#call('restore', [text]);
   }
-  runInput(options = {}) { return this.#call('runInput', [JSON.stringify(options ?? {})]); }
+  runInput(options = {}) { return this.#async(() => this.#call('runInput', [JSON.stringify(options ?? {})])); }
   messages() { return this.#call('messages', []); }
 
   /** Continues the run the state holds from its lastEventId (after restore()). */
@@ -232,28 +251,35 @@ class WorkerReducer extends Mirror {
     return this.run(url, input, { ...options, lastEventId: id });
   }
 
-  /** The fetch runs in the worker too; records come back as it streams. */
+  /** The fetch runs in the worker too; records come back as it streams. An async API:
+   *  a bad argument (a URL that does not parse, an input JSON cannot encode) rejects, and
+   *  leaves the reducer ready for the next run. */
   run(url, input, options = {}) {
     if (this.#disposed) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
     if (this.#runs > 0) return Promise.reject(new Error('agui reducer: a run is already in progress on this reducer'));
     const { signal, headers, credentials } = options ?? {};
     if (options?.fetch) return Promise.reject(new TypeError('agui reducer: a worker reducer cannot use a custom fetch'));
     if (signal?.aborted) return Promise.resolve('aborted');
-    let resume;
-    try { resume = portablePolicy(options?.resume); } catch (err) { return Promise.reject(err); }
     const runId = `${this.#rid}:${Math.random().toString(36).slice(2)}`;
+    let msg;
+    try {
+      msg = {
+        op: 'run', rid: this.#rid, runId,
+        url: String(new URL(url, baseURL())),
+        input: input === undefined || input === null ? null : typeof input === 'string' ? input : JSON.stringify(input),
+        headers: plainHeaders(headers),
+        credentials,
+        resume: portablePolicy(options?.resume),
+        lastEventId: options?.lastEventId ?? null,
+      };
+      if (badCursor(msg.lastEventId)) throw badCursorError(msg.lastEventId);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const onAbort = () => this.#host._post({ op: 'abort', runId });
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#runs++;
-    return this.#host._request({
-      op: 'run', rid: this.#rid, runId,
-      url: String(new URL(url, baseURL())),
-      input: input === undefined || input === null ? null : typeof input === 'string' ? input : JSON.stringify(input),
-      headers: plainHeaders(headers),
-      credentials,
-      resume,
-      lastEventId: options?.lastEventId ?? null,
-    }).then((report) => settle(this, report)).finally(() => {
+    return this.#host._request(msg).then((report) => settle(this, report)).finally(() => {
       this.#runs--;
       signal?.removeEventListener('abort', onAbort);
     });
