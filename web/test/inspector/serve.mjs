@@ -39,6 +39,7 @@ export async function startServer() {
         res.end();
         return;
       }
+      if (url.pathname === '/favicon.ico') { res.writeHead(204); res.end(); return; }
       const file = normalize(join(repoDir, decodeURIComponent(url.pathname)));
       if (!file.startsWith(repoDir.endsWith(sep) ? repoDir : repoDir + sep) || file.includes(`${sep}.git`)) { res.writeHead(403); res.end(); return; }
       let data;
