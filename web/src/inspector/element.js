@@ -125,6 +125,7 @@ export class AguiInspector extends Base {
   #replay = null; // {entries, next, speed, timer, paused, created}
   #created = undefined; // a loaded recording's header time
   #seen = 0; // entries already looked at by the filter
+  #shownMessages = 60; // the conversation pane shows the latest this many
 
   constructor() {
     super();
@@ -637,7 +638,13 @@ export class AguiInspector extends Base {
       h('dt', { text: 'status' }), h('dd', { 'data-field': 'status', text: `${st.status}${st.error ? ` · ${st.error.code ?? ''} ${st.error.message ?? ''}` : ''}` }),
       h('dt', { text: 'messages' }), h('dd', { text: String(st.messages?.length ?? 0) })));
     const tcs = new Map((st.toolCalls ?? []).map((t) => [t.id, t]));
-    for (const m of st.messages ?? []) {
+    // The latest messages (a long conversation is not built whole on every step).
+    const all = st.messages ?? [];
+    const from = Math.max(0, all.length - this.#shownMessages);
+    if (from > 0) {
+      box.append(h('button', { type: 'button', 'data-action': 'earlier', text: `Show ${Math.min(from, 200)} earlier of ${from}`, onclick: () => { this.#shownMessages += 200; this.#renderDetail(); } }));
+    }
+    for (const m of all.slice(from)) {
       const msg = h('div.msg', { 'data-role': m.role, 'data-id': m.id },
         h('div.msg-head', {}, h('span.role', { text: m.role }), h('span', { text: m.id }), m.streaming ? h('span.badge', { text: 'streaming' }) : null));
       if (typeof m.reasoning === 'string' && m.reasoning) msg.append(h('div.reasoning', { text: m.reasoning }));

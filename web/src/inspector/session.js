@@ -1,16 +1,25 @@
 // The inspector's model: every input a reducer folded (an entry), folded
-// again into the inspector's own reducer (its change record and
-// diagnostics per entry), checkpoints of that reducer every N entries, and
-// time travel: the state right after any entry, by restoring the last
-// checkpoint at or before it into a second reducer and replaying the rest.
+// again into the inspector's own reducer for its change record and
+// diagnostics, checkpoints every N entries, and time travel: the state right
+// after any entry is the last checkpoint at or before it with the change
+// records of the entries since replayed onto it.
 //
-// It runs on the wasm Core directly (two handles of one module): no mirror
-// is kept, a state is built only when it is shown.
+// A checkpoint is a state object, made from the one before by applying the
+// records in between in one batch (ops.js: each container copied once, the
+// rest shared with the checkpoint before), so checkpoints cost no snapshot
+// and little memory. Replaying records rather than events reproduces
+// exactly what the reducer did, clock readings included: restore() carries
+// the conversation, not every transient of a reducer mid-stream (a legacy
+// thinking message's generated id, when a reasoning began…), so a refold
+// from a restored snapshot could differ.
+//
+// It runs on the wasm Core directly (one handle): no mirror is kept.
 
 import { loadCore } from '../loader.js';
 import { packageFiles } from '../package-files.js';
 import { FrameParser } from './sse.js';
 import { Lanes } from './lanes.js';
+import { applyOps } from '../ops.js';
 
 const textDecoder = new TextDecoder();
 const now = () => (globalThis.performance ? performance.now() : Date.now());
@@ -22,17 +31,6 @@ export function dataText(data) {
   if (data instanceof ArrayBuffer) return textDecoder.decode(new Uint8Array(data));
   if (ArrayBuffer.isView(data)) return textDecoder.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   return JSON.stringify(data);
-}
-
-// Clock readings (reasoning durations, subagent times) differ between two
-// folds of the same events: left out when records are compared.
-const CLOCKED = /"(reasoningDurationMs|startTime|endTime)":-?[0-9.eE+-]+/g;
-
-function sameRecord(a, b) {
-  if (a === b) return true;
-  if (a === null || b === null) return false;
-  if (a[1] !== b[1]) return false;
-  return a[0] === b[0] || a[0].replace(CLOCKED, '"$1":0') === b[0].replace(CLOCKED, '"$1":0');
 }
 
 /** The id fields an entry is filtered by. */
@@ -73,9 +71,8 @@ function actionCall(name, args) {
 export class Session {
   #core = null;
   #h = 0; // the folding reducer
-  #ht = 0; // the time-travel reducer
-  #cursor = -2; // the entry the time-travel reducer is right after (-1: the initial state; -2: none)
-  #cursorFrom = null; // the checkpoint it started from
+  #pendingOps = []; // ops of the entries since the last checkpoint
+  #last = null; // {at, state, from}: the state stateAt built last (a forward step starts from it)
   #listeners = new Set();
   #folded = new Set(); // SSE ids folded from bodies (a resent frame is skipped, as feed() does)
   #run = '';
@@ -88,7 +85,7 @@ export class Session {
 
   /** Entries, in order. Never capped. */
   entries = [];
-  /** [{at, text}]: the snapshot text right after entry at (at -1: the initial state). */
+  /** [{at, state}]: the state right after entry at (at -1: the initial state). */
   checkpoints = [];
   /** Runs, steps, subagents and tool calls on one time axis. */
   lanes = new Lanes();
@@ -113,24 +110,19 @@ export class Session {
   #reset(initialText) {
     const core = this.#core;
     if (this.#h !== 0) core.release(this.#h);
-    if (this.#ht !== 0) core.release(this.#ht);
-    const opts = JSON.stringify(this.#reducerOptions ?? {});
-    if (this.#hp !== 0) core.release(this.#hp);
-    this.#hp = 0;
-    this.#pending = null;
-    this.#h = core.create(opts);
-    this.#ht = core.create(opts);
+    this.#h = core.create(JSON.stringify(this.#reducerOptions ?? {}));
     if (initialText != null) core.call('restore', this.#h, initialText);
     this.#initial = core.call('snapshot', this.#h).text;
     this.entries = [];
-    this.checkpoints = [{ at: -1, until: Infinity, text: this.#initial }];
+    this.checkpoints = [{ at: -1, state: JSON.parse(this.#initial) }];
+    this.#pendingOps = [];
+    this.#last = null;
     this.lanes = new Lanes();
     this.types = new Map();
     this.#folded.clear();
     this.#run = '';
     this.#steps = [];
     this.#parser.end();
-    this.#cursor = -2;
     this.#t0 = now();
   }
 
@@ -265,48 +257,16 @@ export class Session {
     e.record = rec;
     e.ops = rec?.ops?.length ?? 0;
     e.diagnostics = rec?.diagnostics?.length ? rec.diagnostics : null;
-    this.#probeFold(e, text);
   }
 
-  // A checkpoint is only as good as restore(): a snapshot holds the
-  // conversation, not every transient of the reducer (a legacy thinking
-  // message's generated id, when a reasoning began, an open chunk…), and a
-  // replay from it may then differ. So a new checkpoint is proven first:
-  // it is restored into a probe reducer that folds the following entries
-  // too, until the next checkpoint, and while the probe's change records
-  // equal the folding reducer's it is used; at the first difference it is
-  // dropped (travel replays from the one before), and a new one is tried a
-  // little later.
-  #hp = 0;
-  #pending = null; // the checkpoint the probe is proving
-
-  #probeFold(e, text) {
-    const cp = this.#pending;
-    if (cp === null) return;
-    const p = this.#apply(this.#hp, e);
-    if (sameRecord(p, text)) return;
-    // The checkpoint holds up to the entry before this one; a new one starts here.
-    cp.until = e.seq - 1;
-    this.#pending = null;
-    this.#checkpoint(e.seq);
-  }
-
-  /** After entry at was pushed: a new checkpoint when one is due. */
+  /** After entry at was pushed: its ops wait for the next checkpoint, made when one is due. */
   #maybeCheckpoint(at) {
-    const last = this.checkpoints[this.checkpoints.length - 1].at;
-    if (at - last >= this.checkpointEvery) this.#checkpoint(at);
-  }
-
-  #checkpoint(at) {
-    const core = this.#core;
-    const text = core.call('snapshot', this.#h).text;
-    const cp = { at, until: Infinity, text };
+    const ops = this.entries[at].record?.ops;
+    if (ops) for (const op of ops) this.#pendingOps.push(op);
     const prev = this.checkpoints[this.checkpoints.length - 1];
-    if (prev.until === Infinity) prev.until = at;
-    if (this.#hp === 0) this.#hp = core.create(JSON.stringify(this.#reducerOptions ?? {}));
-    core.call('restore', this.#hp, text);
-    this.#pending = cp;
-    this.checkpoints.push(cp);
+    if (at - prev.at < this.checkpointEvery) return;
+    this.checkpoints.push({ at, state: applyOps(prev.state, this.#pendingOps, new WeakSet()) });
+    this.#pendingOps = [];
   }
 
   /** Folds entry e into handle h; returns [record text, SSE id record text or null], or null when nothing was folded. */
@@ -314,12 +274,8 @@ export class Session {
     const core = this.#core;
     if (e.kind === 'event') {
       if (e.fed && e.id !== undefined) {
-        if (h === this.#h) {
-          if (this.#folded.has(e.id)) { e.skipped = true; return null; }
-          this.#folded.add(e.id);
-        } else if (e.skipped) {
-          return null;
-        }
+        if (this.#folded.has(e.id)) { e.skipped = true; return null; }
+        this.#folded.add(e.id);
       }
       const r = core.apply(h, e.data, e.name);
       return [r.text, e.id !== undefined ? core.call('setLastEventId', h, e.id).text : null];
@@ -339,30 +295,31 @@ export class Session {
 
   // ---- time travel --------------------------------------------------------------
 
-  /** The snapshot text right after entry i (i = -1: before the first). */
-  snapshotTextAt(i) {
+  /** The state (the reducer's snapshot, as an object) right after entry i (i = -1: before the first). */
+  stateAt(i) {
     const n = this.entries.length;
     if (n === 0 || i < 0) i = -1;
     if (i >= n) i = n - 1;
-    const core = this.#core;
-    const ht = this.#ht;
-    let from = this.#cursor;
-    // Forward from where the travelling reducer is, when that is nearer than a checkpoint.
     const ck = this.#checkpointAt(i);
-    if (from === -2 || from > i || ck.at > from || i > this.#cursorFrom.until) {
-      core.call('restore', ht, ck.text);
-      from = ck.at;
-      this.#cursorFrom = ck;
-    }
+    let from = ck;
+    const last = this.#last;
+    // Forward from the state built last, when that is nearer than a checkpoint.
+    if (last !== null && last.at <= i && last.at >= ck.at) from = last;
+    if (from.at === i) return from.state;
+    const ops = [];
     const entries = this.entries;
-    for (let k = from + 1; k <= i; k++) this.#apply(ht, entries[k]);
-    this.#cursor = i;
-    return core.call('snapshot', ht).text;
+    for (let k = from.at + 1; k <= i; k++) {
+      const o = entries[k].record?.ops;
+      if (o) for (const op of o) ops.push(op);
+    }
+    const state = ops.length === 0 ? from.state : applyOps(from.state, ops, new WeakSet());
+    this.#last = { at: i, state };
+    return state;
   }
 
-  /** The state (the reducer's snapshot) right after entry i. */
-  stateAt(i) {
-    return JSON.parse(this.snapshotTextAt(i));
+  /** The state right after entry i as JSON text. */
+  snapshotTextAt(i) {
+    return JSON.stringify(this.stateAt(i));
   }
 
   #checkpointAt(i) {
@@ -450,12 +407,8 @@ export class Session {
 
   dispose() {
     this.detach();
-    if (this.#core !== null) {
-      if (this.#h !== 0) this.#core.release(this.#h);
-      if (this.#ht !== 0) this.#core.release(this.#ht);
-      if (this.#hp !== 0) this.#core.release(this.#hp);
-    }
-    this.#h = this.#ht = this.#hp = 0;
+    if (this.#core !== null && this.#h !== 0) this.#core.release(this.#h);
+    this.#h = 0;
     this.#listeners.clear();
   }
 }

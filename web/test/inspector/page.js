@@ -6,9 +6,13 @@ import '../../inspector.js';
 const inspector = document.getElementById('inspector');
 const factory = await loadReducer();
 
-/** State fields the reducer times with its clock (replay happens later). */
-function timeless(v) {
-  return JSON.parse(JSON.stringify(v), (k, x) => (typeof x === 'number' && (/DurationMs$/.test(k) || /(At|Time)$/.test(k)) ? 0 : x));
+/** A state with its keys sorted (the mirror adds a key where the snapshot may order it
+ *  elsewhere), and with clock readings zeroed when asked (the inspector's own reducer
+ *  reads its clock when it folds, a moment after the observed one). */
+function timeless(v, clock = true) {
+  const sort = (x) => (Array.isArray(x) ? x.map(sort) : x && typeof x === 'object'
+    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort(x[k])])) : x);
+  return sort(JSON.parse(JSON.stringify(v), (k, x) => (clock && typeof x === 'number' && (/DurationMs$/.test(k) || /(At|Time)$/.test(k)) ? 0 : x)));
 }
 
 window.t = {
