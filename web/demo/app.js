@@ -325,6 +325,7 @@ ui.input.addEventListener('keydown', (e) => {
   }
 });
 ui.input.addEventListener('input', autosize);
+if (matchMedia('(max-width: 600px)').matches) ui.input.placeholder = 'Message the agent…';
 ui.stop.addEventListener('click', () => controller?.abort());
 ui.bannerClose.addEventListener('click', () => {
   dismissed = reducer?.state.error ?? null;

@@ -221,7 +221,7 @@ export class AguiInspector extends Base {
 
   /** Everything seen, as a recording (JSONL with timings and SSE ids). */
   exportRecording() {
-    return toRecording(this.#session.entries, this.#created);
+    return toRecording(this.#session.entries, this.#created ?? this.#session.created);
   }
 
   /** Events from..to (default: the selected range) as a fixture, one event per line. */
@@ -654,7 +654,7 @@ export class AguiInspector extends Base {
         const t = tcs.get(id);
         if (!t) continue;
         msg.append(h('div.tc', {},
-          h('div.msg-head', {}, h('span.role', { text: `ƒ ${t.name ?? ''}` }), h('span.badge', { text: t.status }), h('span', { text: t.id })),
+          h('div.msg-head', {}, h('span.tc-name', { text: `ƒ ${t.name ?? ''}` }), h('span.badge', { text: t.status }), h('span', { text: t.id })),
           h('pre', { text: t.argsText ?? pretty(t.args) }),
           t.result !== undefined ? h('pre', { text: `→ ${typeof t.result === 'string' ? t.result : pretty(t.result)}` }) : null));
       }

@@ -83,6 +83,8 @@ export class Session {
   #initial = null; // the snapshot text before the first entry
   #reducerOptions = {};
 
+  /** When this session started (ISO time): a recording's header. */
+  created = new Date().toISOString();
   /** Entries, in order. Never capped. */
   entries = [];
   /** [{at, state}]: the state right after entry at (at -1: the initial state). */
@@ -124,6 +126,7 @@ export class Session {
     this.#steps = [];
     this.#parser.end();
     this.#t0 = now();
+    this.created = new Date().toISOString();
   }
 
   /** Forgets every entry; the next state starts from initial (a snapshot, its text, or empty). */

@@ -69,6 +69,7 @@ h4:first-child { margin-top: 0; }
 .role { font-weight: 650; color: var(--fg); text-transform: capitalize; }
 .msg-body { white-space: pre-wrap; overflow-wrap: anywhere; margin-top: 2px; }
 .reasoning { color: var(--muted); font-style: italic; white-space: pre-wrap; margin-top: 2px; }
+.tc-name { font-weight: 650; color: var(--fg); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .tc { border-left: 3px solid var(--tool); padding: 2px 6px; margin-top: 4px; }
 .badge { font-size: 10.5px; padding: 0 6px; border-radius: 999px; background: var(--soft); border: 1px solid var(--line); }
 .diag-line { color: var(--warn); }
