@@ -209,9 +209,32 @@ test('/inspect: a dropped recording replays and scrubs', { timeout: TIMEOUT * 2 
   assert.equal(s.messages[0].role, 'user');
   await page.evaluate(() => { window.aguiInspect.inspector.select(30); window.aguiInspect.inspector.tab = 'lanes'; });
   await page.screenshot({ path: path.join(outDir, 'inspect-page.png') });
-  if (process.env.INSPECTOR_DOCS_SCREENSHOT === '1') {
-    await page.evaluate(() => { window.aguiInspect.inspector.select(30); window.aguiInspect.inspector.tab = 'conversation'; });
-    await page.screenshot({ path: path.join(repoDir, 'docs/inspector.png') });
-  }
+  // The docs' picture: mid-run, the tool call streaming its arguments, the conversation then.
+  await page.evaluate(() => {
+    const i = window.aguiInspect.inspector;
+    const k = i.session.entries.findIndex((e) => e.type === 'TOOL_CALL_END');
+    i.select(Math.max(0, k - 3));
+    i.tab = 'conversation';
+  });
+  await page.screenshot({ path: path.join(outDir, 'inspect-page-conversation.png') });
   assert.deepEqual(page.problems, []);
+});
+
+// docs/inspector.png (INSPECTOR_DOCS_SCREENSHOT=1): the demo with the Inspect panel open after a
+// paced parallel-tools run, an event mid-run picked, the swimlanes shown.
+test('docs screenshot', { timeout: TIMEOUT * 2, skip: process.env.INSPECTOR_DOCS_SCREENSHOT !== '1' }, async (t) => {
+  const bin = path.join(tmp, 'agui-demo');
+  const slow = await startDemoServer(process.env.AGUI_DEMO_BIN ?? bin, ['-addr', '127.0.0.1:0', '-speed', '0.6'], repoDir);
+  t.after(() => slow.proc.kill('SIGTERM'));
+  const page = await openPage(t, { width: 1440, height: 860 }, slow.url);
+  await page.click(tid('inspect-toggle'));
+  await send(page, 'Weather in Paris and the time in Tokyo, in parallel');
+  await page.evaluate(() => {
+    const i = window.aguiDemo.inspector;
+    const k = i.session.entries.findIndex((e) => e.type === 'TOOL_CALL_RESULT');
+    i.select(k);
+    i.tab = 'lanes';
+  });
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: path.join(repoDir, 'docs/inspector.png') });
 });
