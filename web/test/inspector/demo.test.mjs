@@ -220,6 +220,58 @@ test('/inspect: a dropped recording replays and scrubs', { timeout: TIMEOUT * 2 
   assert.deepEqual(page.problems, []);
 });
 
+test('transcript: a tool card awaits approval, then says rejected, and the rejection is noted', { timeout: TIMEOUT }, async (t) => {
+  const page = await openPage(t, { width: 1280, height: 800 });
+  await send(page, 'Delete report-draft.txt');
+  const card = page.locator(tid('tool-call'));
+  assert.equal(await card.locator(tid('tool-status')).textContent(), 'awaiting approval');
+  const runs = Number(await page.evaluate(() => document.body.dataset.runs));
+  await page.click(tid('interrupt-reject'));
+  await page.waitForFunction((k) => Number(document.body.dataset.runs) > k, runs, { timeout: TIMEOUT });
+  await page.waitForTimeout(80);
+  assert.equal(await card.locator(tid('tool-status')).textContent(), 'rejected');
+  assert.equal(await page.textContent(tid('note')), 'You rejected “delete_file”.');
+  await page.screenshot({ path: path.join(outDir, 'demo-rejected.png') });
+  assert.deepEqual(page.problems, []);
+});
+
+test('transcript: a state-only step shows the typing indicator with its name', { timeout: TIMEOUT }, async (t) => {
+  const slow = await startDemoServer(process.env.AGUI_DEMO_BIN ?? path.join(tmp, 'agui-demo'), ['-addr', '127.0.0.1:0', '-speed', '1'], repoDir);
+  t.after(() => slow.proc.kill('SIGTERM'));
+  const page = await openPage(t, { width: 1280, height: 800 }, slow.url);
+  await page.evaluate(() => {
+    window.seenTyping = new Set();
+    const tick = () => {
+      const el = document.querySelector('[data-testid="typing"]');
+      if (el && el.isConnected) window.seenTyping.add(el.textContent);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  await send(page, 'Research how WebAssembly memory works, with sources');
+  const seen = await page.evaluate(() => [...window.seenTyping]);
+  assert.ok(seen.some((x) => x.includes('Working: search')), JSON.stringify(seen));
+  assert.equal(await page.locator(tid('typing')).count(), 0, 'gone once the run ended');
+  assert.deepEqual(page.problems, []);
+});
+
+test('transcript: a cut stream is noted where it happened, and is not a custom event', { timeout: TIMEOUT }, async (t) => {
+  const cut = await startDemoServer(process.env.AGUI_DEMO_BIN ?? path.join(tmp, 'agui-demo'), ['-addr', '127.0.0.1:0', '-speed', '0.05', '-drop-after', '25'], repoDir);
+  t.after(() => cut.proc.kill('SIGTERM'));
+  const page = await openPage(t, { width: 1280, height: 800 }, cut.url);
+  await send(page, "What's the weather in Lisbon? Use a tool.");
+  const notes = await page.locator(tid('note')).allTextContents();
+  assert.equal(notes.length, 1, JSON.stringify(notes));
+  assert.match(notes[0], /^Connection lost and resumed: reconnected (once|\d+ times), no event lost\.$/);
+  const custom = await page.locator(tid('custom-event-name')).allTextContents();
+  assert.ok(!custom.some((x) => /reconnect/i.test(x)), JSON.stringify(custom));
+  assert.equal(await page.locator(tid('tool-status')).textContent(), 'done');
+  const entries = await page.evaluate(() => window.aguiDemo.inspector.session.entries.filter((e) => e.kind === 'reconnect').length);
+  assert.ok(entries >= 1, 'the inspector lists the reconnects');
+  // The cut bodies themselves are what the browser reports.
+  assert.deepEqual(page.problems.filter((p) => !p.includes('ERR_INCOMPLETE_CHUNKED_ENCODING')), []);
+});
+
 // docs/inspector.png (INSPECTOR_DOCS_SCREENSHOT=1): the demo with the Inspect panel open after a
 // paced parallel-tools run, an event mid-run picked, the swimlanes shown.
 test('docs screenshot', { timeout: TIMEOUT * 2, skip: process.env.INSPECTOR_DOCS_SCREENSHOT !== '1' }, async (t) => {
