@@ -289,3 +289,48 @@ test('diff, lanes and a screenshot (docs/inspector.png with INSPECTOR_DOCS_SCREE
   if (process.env.INSPECTOR_DOCS_SCREENSHOT === '1') await copyFile(join(repoDir, 'test-output/inspector-diff.png'), join(repoDir, 'docs/inspector.png'));
   assert.deepEqual(problems, []);
 });
+
+test('demo markdown: built as nodes (never HTML), links only for http(s), unchanged blocks kept while text streams', async () => {
+  const res = await page.evaluate(async () => {
+    const { renderMarkdown } = await import('/web/demo/markdown.js');
+    const root = document.createElement('div');
+    const text = [
+      '# Title',
+      '**bold**, *it*, `a<b>`, [ok](https://example.com/x?q=<b>) and [bad](javascript:alert(1)) <script>alert(1)</script> <img src=x onerror=alert(1)>',
+      '',
+      '- one',
+      '- two with snake_case and window.__pwned=1',
+      '',
+      '1. first',
+      '2. second',
+      '',
+      '```js',
+      'let x = "<b>";',
+      '```',
+      '> quoted',
+    ].join('\n');
+    renderMarkdown(root, text);
+    const tags = [...root.querySelectorAll('*')].map((e) => e.tagName.toLowerCase());
+    const links = [...root.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    const first = root.firstElementChild;
+    renderMarkdown(root, text + ' more');
+    const kept = root.firstElementChild === first;
+    const streamed = document.createElement('div');
+    const seen = [];
+    const answer = 'Hello **world**.\n\nSecond paragraph grows';
+    for (let k = 1; k <= answer.length; k++) { renderMarkdown(streamed, answer.slice(0, k)); seen.push(streamed.firstElementChild); }
+    return {
+      tags: [...new Set(tags)].sort(), links, kept, text: root.textContent,
+      firstStable: seen.slice(answer.indexOf('\n\n') + 2).every((n) => n === seen.at(-1)),
+      streamedHTML: streamed.innerHTML,
+    };
+  });
+  assert.deepEqual(res.tags, ['a', 'blockquote', 'code', 'em', 'h1', 'li', 'ol', 'p', 'pre', 'strong', 'ul']);
+  assert.deepEqual(res.links, ['https://example.com/x?q=%3Cb%3E']);
+  for (const s of ['[bad](javascript:alert(1))', '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', 'snake_case', 'window.__pwned=1', 'let x = "<b>";', 'a<b>']) {
+    assert.ok(res.text.includes(s), `literal: ${s}`);
+  }
+  assert.ok(res.kept, 'an unchanged block keeps its node');
+  assert.ok(res.firstStable, 'the first paragraph is not rebuilt while the second streams');
+  assert.equal(res.streamedHTML, '<p>Hello <strong>world</strong>.</p><p>Second paragraph grows</p>');
+});
