@@ -141,8 +141,21 @@ export class AguiInspector extends Base {
   /** The entry indices shown (the filters applied). */
   get visibleEntries() { return this.#visible ?? this.#session.entries.map((_, i) => i); }
 
-  connectedCallback() { this.#schedule(); }
-  disconnectedCallback() { this.#stopReplay(); }
+  #io = null; // renders when the element comes into view (it skips frames while hidden)
+
+  connectedCallback() {
+    if (!this.#io && typeof IntersectionObserver === 'function') {
+      this.#io = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) this.#schedule(); });
+      this.#io.observe(this);
+    }
+    this.#schedule();
+  }
+
+  disconnectedCallback() {
+    this.#stopReplay();
+    this.#io?.disconnect();
+    this.#io = null;
+  }
 
   /** Loads the wasm module the inspector folds with (options: wasmURL, core, reducerOptions, checkpointEvery). */
   ready(options = {}) {
@@ -474,6 +487,9 @@ export class AguiInspector extends Base {
   }
 
   #render() {
+    // Hidden (display: none, or not in the page): nothing to paint; the
+    // IntersectionObserver schedules a render when it shows.
+    if (!this.isConnected || this.getClientRects().length === 0) return;
     const s = this.#session;
     this.#update();
     const n = s.entries.length;
