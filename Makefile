@@ -60,8 +60,9 @@ fuzz:
 ## test-inspector: <agui-inspector> (web/test/inspector): its entry stays
 ## out of the main bundle, and in headless Chromium time travel at every
 ## event of the golden streams, live reducers, workers and agents,
-## recordings, filters and the keyboard
-test-inspector: wasm web/node_modules/.package-lock.json
+## recordings, filters and the keyboard; a drop-in @ag-ui/client agent
+## (its @ag-ui/client from bench/node_modules)
+test-inspector: wasm web/node_modules/.package-lock.json bench/node_modules/.package-lock.json
 	node --test --test-timeout=300000 web/test/inspector/*.test.mjs
 
 ## bench-inspector: the inspector with 100,000 events in headless Chromium:
