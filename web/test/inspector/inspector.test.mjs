@@ -334,3 +334,33 @@ test('demo markdown: built as nodes (never HTML), links only for http(s), unchan
   assert.ok(res.firstStable, 'the first paragraph is not rebuilt while the second streams');
   assert.equal(res.streamedHTML, '<p>Hello <strong>world</strong>.</p><p>Second paragraph grows</p>');
 });
+
+test('replay: a recording plays at its pace (1×), pauses, and finishes at full speed', async () => {
+  const res = await page.evaluate(async () => {
+    const { inspector } = window.t;
+    const rec = ['{"aguiRecording":1,"created":"2026-01-01T00:00:00.000Z"}',
+      '{"t":0,"event":{"type":"RUN_STARTED","threadId":"t","runId":"r"}}',
+      '{"t":600000,"event":{"type":"RUN_FINISHED","threadId":"t","runId":"r"}}'].join('\n');
+    const done = inspector.load(rec, { speed: 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    inspector.flush();
+    const root = inspector.shadowRoot;
+    const early = { n: inspector.session.entries.length, mode: root.querySelector('.pill').textContent, pause: root.querySelector('.bar button:not([hidden])')?.textContent };
+    const pauseBtn = [...root.querySelectorAll('.bar button')].find((b) => b.textContent === 'Pause');
+    pauseBtn.click();
+    inspector.flush();
+    const paused = root.querySelector('.pill').textContent;
+    pauseBtn.click(); // play
+    const speed = root.querySelector('select');
+    speed.value = 'full';
+    speed.dispatchEvent(new Event('change'));
+    await done;
+    inspector.flush();
+    return { early, paused, n: inspector.session.entries.length, mode: root.querySelector('.pill').textContent };
+  });
+  assert.equal(res.early.n, 1, 'the second event waits for its time');
+  assert.equal(res.early.mode, 'replay');
+  assert.equal(res.paused, 'paused');
+  assert.equal(res.n, 2);
+  assert.equal(res.mode, 'idle');
+});
