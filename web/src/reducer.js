@@ -81,31 +81,26 @@ class AguiReducer extends Mirror {
   get disposed() { return this.#h === 0; }
 
   apply(event, frame = '') {
-    const rec = this.#applyFrame(event, frame);
-    if (this._observers !== null) {
-      const name = typeof frame === 'string' ? frame : frame?.event ?? '';
-      const id = typeof frame === 'string' || frame?.id == null ? undefined : String(frame.id);
-      this._tell({ kind: 'event', data: event, name, id, record: rec });
-    }
-    return rec;
-  }
-
-  #applyFrame(event, frame) {
     const h = this.#handle();
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' ? undefined : frame?.id;
-    if (id != null) {
+    if (id == null) {
       const rec = this.#apply(h, event, sseEventName);
-      const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
-      this._commit([idRec]);
-      if (!idRec.ops?.length && !idRec.diagnostics?.length) return rec;
-      return {
+      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: undefined, record: rec });
+      return rec;
+    }
+    let rec = this.#apply(h, event, sseEventName);
+    const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
+    this._commit([idRec]);
+    if (idRec.ops?.length || idRec.diagnostics?.length) {
+      rec = {
         ...rec,
         ops: [...(rec.ops ?? []), ...(idRec.ops ?? [])],
         diagnostics: [...(rec.diagnostics ?? []), ...(idRec.diagnostics ?? [])],
       };
     }
-    return this.#apply(h, event, sseEventName);
+    if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: rec });
+    return rec;
   }
 
   #apply(h, event, sseEventName) {
