@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures
+.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-robustness test-bench test-bundlers test-frameworks test-copilotkit
+test: vet test-go test-wasm test-js test-browser test-demo test-inspector test-robustness test-bench test-bundlers test-frameworks test-copilotkit
 
 vet:
 	$(GO) vet ./...
@@ -65,6 +65,20 @@ test-copilotkit: package
 ## (make fuzz FUZZTIME=30s; .ci/run runs FUZZTIME=3s)
 fuzz:
 	bash .ci/fuzz.sh $(FUZZTIME)
+
+## test-inspector: <agui-inspector> (web/test/inspector): its entry stays
+## out of the main bundle, and in headless Chromium time travel at every
+## event of the golden streams, live reducers, workers and agents,
+## recordings, filters and the keyboard; a drop-in @ag-ui/client agent
+## (its @ag-ui/client from bench/node_modules)
+test-inspector: wasm web/node_modules/.package-lock.json bench/node_modules/.package-lock.json
+	node --test --test-timeout=300000 web/test/inspector/*.test.mjs
+
+## bench-inspector: the inspector with 100,000 events in headless Chromium:
+## the time to jump to an event, and the longest task while the timeline
+## scrolls (web/test/inspector/bench.mjs; prints, never fails on timings)
+bench-inspector: wasm web/node_modules/.package-lock.json
+	node web/test/inspector/bench.mjs
 
 ## test-robustness: the demo page is inert to hostile agent text (headless
 ## Chromium). The hostile-input suites run in test-go (reducer/hostile_test.go,

@@ -8,8 +8,10 @@
 //   {op:'init', wasmURL}
 //   {op:'create', id, rid, options}             → {id, ok, kind:'json', text: state}
 //   {op:'call', id, rid, method, args}          → {id, ok, kind, text | value}
-//   {op:'run', id, rid, runId, url, input, headers, credentials, resume, lastEventId}
+//   {op:'run', id, rid, runId, url, input, headers, credentials, resume, lastEventId, observe}
 //                                               → {op:'records', rid, text}… and {op:'reconnect', rid, info}…
+//                                                 (with observe, {op:'observed', rid, input}… too: the SSE
+//                                                 chunks and actions of the run, for the page's observers)
 //                                                 then {id, ok, value: {outcome, reconnects, lastEventId, reason?}}
 //   {op:'abort', runId}
 //   {op:'dispose', rid}
@@ -83,24 +85,31 @@ export function serve(port) {
       if (text !== '[]') reply({ op: 'records', rid: m.rid, text });
     };
     const live = () => handles.get(m.rid) === h;
+    // While the page observes the reducer (m.observe), the run's input goes to it too.
+    const observed = (name, args) => { if (m.observe) reply({ op: 'observed', rid: m.rid, input: { kind: 'action', name, args } }); };
     const target = {
       runInputText: () => {
         const r = core.call('runInput', h, '{}');
         if (!r.ok) throw new Error(JSON.parse(r.text).diagnostics?.[0]?.message ?? 'runInput failed');
         return r.text;
       },
-      endStream: () => { if (live()) core.call('endStream', h); },
+      endStream: () => {
+        if (!live()) return;
+        core.call('endStream', h);
+        if (m.observe) reply({ op: 'observed', rid: m.rid, input: { kind: 'endStream' } });
+      },
       feed: (chunk) => {
         if (!live()) return false;
         const r = core.call('feed', h, chunk);
         push(r, true);
+        if (m.observe) reply({ op: 'observed', rid: m.rid, input: { kind: 'chunk', data: chunk, records: [] } });
         return restartedText(r.text);
       },
       lastEventId: () => (live() ? core.call('lastEventId', h).text : ''),
       runId: () => (live() ? JSON.parse(core.call('snapshot', h).text).runId ?? '' : ''),
-      setLastEventId: (id) => { if (live()) push(core.call('setLastEventId', h, id)); },
-      fail: (message, code) => { if (live()) push(core.call('fail', h, JSON.stringify([message, code]))); },
-      stop: () => { if (live()) push(core.call('stop', h)); },
+      setLastEventId: (id) => { if (live()) { push(core.call('setLastEventId', h, id)); observed('setLastEventId', [id]); } },
+      fail: (message, code) => { if (live()) { push(core.call('fail', h, JSON.stringify([message, code]))); observed('fail', [message, code]); } },
+      stop: () => { if (live()) { push(core.call('stop', h)); observed('stop', []); } },
       isRunning: () => live() && core.number('running', h) === 1,
     };
     const options = { headers: m.headers, credentials: m.credentials, resume: m.resume ?? undefined, lastEventId: m.lastEventId ?? undefined };

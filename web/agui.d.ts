@@ -310,7 +310,21 @@ export interface MirrorAPI {
   dispose(): void;
   /** How the last run() or resume() ended, with its reconnects; null before one. */
   readonly lastRun: RunReport | null;
+  /** The observation hook for tools (the inspector, @agui-reducer/web/inspector): observer is
+   *  called after each input the reducer folds, with what it produced. While nothing observes,
+   *  folding costs one comparison more per call. A worker reducer reports its calls when the
+   *  worker answers them, and the SSE chunks of a run() started while it is observed.
+   *  Returns the function that stops observing. A throwing observer is reported ('error'). */
+  observe(observer: (input: ObservedInput) => void): () => void;
 }
+
+/** What a reducer's observe() hands its observers. */
+export type ObservedInput =
+  | { kind: 'event'; data: object | string | Uint8Array | ArrayBuffer; name: string; id?: string; record?: ChangeRecord }
+  | { kind: 'chunk'; data: string | Uint8Array | ArrayBuffer; records?: ChangeRecord[] }
+  | { kind: 'endStream' }
+  | { kind: 'action'; name: 'addUserMessage' | 'addToolResult' | 'fail' | 'stop' | 'reset' | 'setState' | 'setMessages' | 'restore' | 'setLastEventId';
+      args: unknown[]; record?: ChangeRecord };
 
 /** apply()'s frame: the SSE "event:" field and "id:" field of the event, if any. */
 export interface FrameFields {

@@ -152,6 +152,7 @@ func newServer(cfg config) *server {
 	case "off":
 		csp = ""
 	}
+	mux.Handle("GET /inspect", inspectPage())
 	mux.Handle("GET /", staticHandler(cfg.webDir, csp))
 	s.handler = cfg.hosts.checkHost(mux)
 	return s

@@ -3,6 +3,7 @@
 // POSTs a RunAgentInput to the endpoint; the text/event-stream answer is fed
 // to the reducer, and the page renders the reducer's state.
 import { loadReducer } from '../agui.js';
+import '../inspector.js'; // <agui-inspector>: the Inspect panel
 import { el, pretty, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -25,6 +26,13 @@ const ui = {
   send: $('send'),
   stop: $('stop'),
   steps: $('steps'),
+  sideToggle: $('side-toggle'),
+  sideClose: $('side-close'),
+  settingsToggle: $('settings-toggle'),
+  inspectToggle: $('inspect-toggle'),
+  inspectClose: $('inspect-close'),
+  inspectPanel: $('inspect-panel'),
+  inspector: $('inspector'),
   subagents: $('subagents'),
   state: $('state-panel'),
   log: $('custom-log'),
@@ -93,6 +101,7 @@ function setBusy(b) {
   ui.send.disabled = b || !reducer;
   ui.stop.disabled = !b;
   ui.interrupts.querySelectorAll('button').forEach((x) => { x.disabled = b; });
+  if (reducer) schedule(); // the typing indicator
 }
 
 function showError(message, code) {
@@ -106,6 +115,7 @@ function showError(message, code) {
 
 let reducer = null;
 let controller = null;
+let reconnectNote = null; // the note of the reconnects of the run in progress
 let note = ''; // how the last run ended, when it is worth saying
 let lastNote = '';
 
@@ -113,6 +123,35 @@ let lastNote = '';
 
 const list = new MessageList(ui.messages);
 let last = {};
+// What the transcript shows besides the state: the user's approvals and
+// rejections, reconnects (notes), and the answers given (tool call id →
+// approved), which make a tool card say "rejected".
+const notes = [];
+const decisions = new Map();
+let noteSeq = 0;
+let extras = 0; // bumped when notes or decisions change: the list re-renders
+let lastExtras = -1;
+let lastWorking = '';
+
+function addNote(text, kind, after) {
+  const s = reducer?.state;
+  const msgs = s?.messages ?? [];
+  const note = { key: `n${++noteSeq}`, after: after ?? (msgs.length ? msgs[msgs.length - 1].id : ''), text, kind };
+  notes.push(note);
+  extras++;
+  schedule();
+  return note;
+}
+
+/** What the agent is doing while no message streams (a state-only step): '' when nothing. */
+function working(s) {
+  if (!busy && s.status !== 'running') return '';
+  if ((s.messages || []).some((m) => m.streaming)) return '';
+  if ((s.toolCalls || []).some((t) => t.status === 'running')) return '';
+  const step = [...(s.steps || [])].reverse().find((x) => x.status === 'running');
+  if (step) return `Working: ${step.name}…`;
+  return s.status === 'running' ? 'Working…' : 'Connecting…';
+}
 let dismissed = null;
 let frame = 0;
 
@@ -123,11 +162,15 @@ function schedule() {
 function render() {
   frame = 0;
   const s = reducer.state;
-  if (s === last && note === lastNote) return;
+  if (s === last && note === lastNote && extras === lastExtras && working(s) === lastWorking) return;
   const stick = ui.scroller.scrollHeight - ui.scroller.scrollTop - ui.scroller.clientHeight < 80;
 
-  if (s.messages !== last.messages || s.toolCalls !== last.toolCalls) {
-    list.render(s);
+  const work = working(s);
+  if (s.messages !== last.messages || s.toolCalls !== last.toolCalls || s.status !== last.status
+      || s.interrupts !== last.interrupts || s.steps !== last.steps || extras !== lastExtras || work !== lastWorking) {
+    list.render(s, { interrupts: s.interrupts, decisions, runStatus: s.status, notes, working: work });
+    lastExtras = extras;
+    lastWorking = work;
     ui.intro.hidden = (s.messages || []).length > 0;
     ui.info.messages.textContent = String((s.messages || []).length);
   }
@@ -219,6 +262,16 @@ async function runWith(input) {
     console.error(err);
     if (reducer.state.status === 'running') reducer.fail(String(err?.message || err), 'CLIENT_ERROR');
   } finally {
+    if (reconnectNote?.live) {
+      reconnectNote.live = false;
+      const ok = reducer.state.status !== 'error';
+      reconnectNote.text = ok
+        ? `Connection lost and resumed: reconnected ${reconnectNote.count === 1 ? 'once' : `${reconnectNote.count} times`}, no event lost.`
+        : `Connection lost: the run could not be resumed after ${reconnectNote.count} attempt${reconnectNote.count === 1 ? '' : 's'}.`;
+      reconnectNote.kind = ok ? 'reconnect' : 'rejected';
+      reconnectNote.key = `n${++noteSeq}`;
+      extras++;
+    }
     controller = null;
     setBusy(false);
     runs++;
@@ -244,6 +297,10 @@ async function send(text) {
 }
 
 function resolveInterrupt(it, approved) {
+  if (it.toolCallId) decisions.set(it.toolCallId, approved);
+  const tc = (reducer.state.toolCalls || []).find((t) => t.id === it.toolCallId);
+  const what = tc?.name ? `“${tc.name}”` : String(it.reason || 'the request');
+  addNote(approved ? `You approved ${what}.` : `You rejected ${what}.`, approved ? 'approved' : 'rejected');
   runWith(reducer.runInput({
     forwardedProps: scenarioProps(),
     resume: [{ interruptId: it.id, status: 'resolved', payload: { approved } }],
@@ -268,6 +325,7 @@ ui.input.addEventListener('keydown', (e) => {
   }
 });
 ui.input.addEventListener('input', autosize);
+if (matchMedia('(max-width: 600px)').matches) ui.input.placeholder = 'Message the agent…';
 ui.stop.addEventListener('click', () => controller?.abort());
 ui.bannerClose.addEventListener('click', () => {
   dismissed = reducer?.state.error ?? null;
@@ -276,6 +334,9 @@ ui.bannerClose.addEventListener('click', () => {
 ui.newChat.addEventListener('click', () => {
   controller?.abort();
   reducer?.reset();
+  notes.length = 0;
+  decisions.clear();
+  extras++;
   ui.log.replaceChildren(el('li.empty', { text: 'No custom events yet.' }));
   ui.logCount.textContent = '0';
   diagnostics = 0;
@@ -283,6 +344,34 @@ ui.newChat.addEventListener('click', () => {
   schedule();
   ui.input.focus();
 });
+// Panels: the agent state (beside the chat; a sheet on a phone), the
+// inspector (beside the chat; full screen on a phone), the settings (in
+// the header; folded on a phone).
+function toggleSide(open = ui.sideToggle.getAttribute('aria-expanded') !== 'true') {
+  ui.sideToggle.setAttribute('aria-expanded', String(open));
+  document.body.dataset.side = String(open);
+}
+function toggleSettings(open = ui.settingsToggle.getAttribute('aria-expanded') !== 'true') {
+  ui.settingsToggle.setAttribute('aria-expanded', String(open));
+  document.body.dataset.settings = String(open);
+}
+function toggleInspect(open = ui.inspectPanel.hidden) {
+  ui.inspectPanel.hidden = !open;
+  ui.inspectToggle.setAttribute('aria-pressed', String(open));
+  document.body.dataset.inspect = String(open);
+  store.set('inspect', open ? '1' : '');
+  if (open) { ui.inspector.flush?.(); ui.inspector.shadowRoot?.querySelector('.timeline')?.focus({ preventScroll: true }); }
+}
+ui.sideToggle.addEventListener('click', () => toggleSide());
+ui.sideClose.addEventListener('click', () => toggleSide(false));
+ui.settingsToggle.addEventListener('click', () => toggleSettings());
+ui.inspectToggle.addEventListener('click', () => toggleInspect());
+ui.inspectClose.addEventListener('click', () => toggleInspect(false));
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && document.body.dataset.side === 'true') toggleSide(false);
+});
+if (params.get('inspect') === '1' || store.get('inspect', '') === '1') toggleInspect(true);
+
 document.querySelectorAll('[data-suggest]').forEach((b) => {
   b.addEventListener('click', () => send(b.dataset.suggest));
 });
@@ -293,6 +382,8 @@ const scenariosLoaded = loadScenarios();
 try {
   const factory = await loadReducer(); // web/dist/agui.wasm, next to agui.js
   reducer = factory.createReducer({});
+  // The inspector follows the reducer from the start (it folds each event once more).
+  await ui.inspector.attach(reducer);
   reducer.subscribe(schedule);
   reducer.on('custom', onCustom);
   reducer.on('diagnostic', noteDiagnostic);
@@ -301,10 +392,14 @@ try {
   reducer.on('reconnect', (i) => {
     setStatus('running', `reconnecting… (${i.reconnects})`);
     lastNote = null;
-    logEvent('reconnect', `reconnect ${i.reconnects}`, `Last-Event-ID ${i.lastEventId} in ${i.delay} ms (${i.reason})`);
+    // In the transcript, where the stream was cut (not among the custom events: it is not one).
+    const text = `Connection lost (${i.reason}). Reconnecting from event ${i.lastEventId}, attempt ${i.reconnects}…`;
+    if (reconnectNote && reconnectNote.live) { reconnectNote.text = text; reconnectNote.key = `n${++noteSeq}`; extras++; schedule(); } else reconnectNote = addNote(text, 'reconnect');
+    reconnectNote.live = true;
+    reconnectNote.count = i.reconnects;
   });
   await scenariosLoaded;
-  window.aguiDemo = { reducer }; // for the console
+  window.aguiDemo = { reducer, inspector: ui.inspector }; // for the console
   setBusy(false);
   render();
   setStatus(reducer.state.status || 'idle');

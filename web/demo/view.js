@@ -1,5 +1,8 @@
 // Rendering of the agent state for the demo page.
 //
+// Assistant text and reasoning are markdown (markdown.js: DOM nodes built
+// from the text, never HTML parsed from it).
+//
 // Everything the agent sends is put into the page with DOM text APIs
 // (textContent, Text nodes, appendData), never parsed as HTML, and a
 // citation becomes a link only when its URL is http(s).
@@ -8,6 +11,8 @@
 // versions: an unchanged message, tool call or state value is the same
 // object as before, so each part below is re-rendered only when its object
 // changed, and streamed text is appended to the existing Text node.
+
+import { renderMarkdown } from './markdown.js';
 
 /** el('div.a.b', {testid: 'x', hidden: true}, child…) */
 export function el(spec, attrs = {}, ...children) {
@@ -91,10 +96,34 @@ function contentText(content) {
 
 // ---- tool calls ------------------------------------------------------------
 
+/**
+ * What a tool call is doing, from the state around it: its arguments
+ * streaming, running (arguments complete, no result yet, the run going on),
+ * awaiting approval (an interrupt names it), awaiting a result (the run
+ * ended without one: a tool the page runs), rejected (the user said no),
+ * done or failed.
+ */
+export function toolPhase(tc, ctx = {}) {
+  if (tc.error !== undefined && tc.error !== null) return 'failed';
+  if (ctx.decisions?.get(tc.id) === false) return 'rejected';
+  if (tc.result !== undefined) return 'done';
+  if (tc.status === 'running') return 'streaming arguments';
+  if ((ctx.interrupts ?? []).some((i) => i && i.toolCallId === tc.id)) return 'awaiting approval';
+  if (ctx.runStatus === 'running') return 'running';
+  if (ctx.runStatus === 'error') return 'failed';
+  return 'awaiting result';
+}
+
+const PHASE_BADGE = {
+  'streaming arguments': 'running', running: 'running', 'awaiting approval': 'interrupt', 'awaiting result': 'interrupt',
+  rejected: 'rejected', done: 'complete', failed: 'error',
+};
+
 class ToolCard {
   constructor() {
     this.tc = undefined;
     this.args = undefined;
+    this.phase = undefined;
     this.name = el('span.tool-name', { testid: 'tool-name' });
     this.badge = el('span.badge', { testid: 'tool-status' });
     this.argsPre = el('pre.code', { testid: 'tool-args' });
@@ -108,14 +137,17 @@ class ToolCard {
       this.result, this.error);
   }
 
-  update(tc) {
-    if (tc === this.tc) return;
+  update(tc, ctx) {
+    const phase = toolPhase(tc, ctx);
+    if (tc === this.tc && phase === this.phase) return;
+    this.phase = phase;
+    this.root.dataset.phase = phase;
+    if (tc === this.tc) { this.#badge(phase); return; }
     this.tc = tc;
     this.root.dataset.id = tc.id;
     this.root.dataset.status = tc.status;
     setText(this.name, tc.name || '(unnamed tool)');
-    setText(this.badge, tc.status);
-    this.badge.className = `badge badge-${tc.status}`;
+    this.#badge(phase);
     if (tc.args !== this.args) {
       this.args = tc.args;
       // While streaming, args is the longest valid prefix of the arguments.
@@ -136,6 +168,11 @@ class ToolCard {
     } else {
       this.error.hidden = true;
     }
+  }
+
+  #badge(phase) {
+    setText(this.badge, phase);
+    this.badge.className = `badge badge-${PHASE_BADGE[phase] ?? 'running'}`;
   }
 }
 
@@ -183,8 +220,9 @@ class MessageView {
     this.body.append(this.content, this.toolList, this.citationBox);
   }
 
-  update(msg, toolCallsById, toolsVersion) {
-    if (msg === this.msg && toolsVersion === this.toolsVersion) return;
+  update(msg, toolCallsById, toolsVersion, ctx = {}) {
+    if (msg === this.msg && toolsVersion === this.toolsVersion && ctx.key === this.ctxKey) return;
+    this.ctxKey = ctx.key;
     const prev = this.msg;
     this.msg = msg;
     this.toolsVersion = toolsVersion;
@@ -203,7 +241,7 @@ class MessageView {
         this.reasoningSummary.addEventListener('click', () => { this.userToggled = true; });
         this.body.prepend(this.reasoning);
       }
-      setText(this.reasoningText, msg.reasoning);
+      renderMarkdown(this.reasoningText, msg.reasoning);
       const done = typeof msg.reasoningDurationMs === 'number';
       const thinking = !done && !!msg.streaming;
       setText(this.reasoningSummary, done ? `Thought for ${seconds(msg.reasoningDurationMs)} s` : thinking ? 'Thinking…' : 'Thought');
@@ -219,6 +257,9 @@ class MessageView {
     if (msg.role === 'tool') {
       setText(this.content, prettyResult(text));
       this.content.classList.add('code');
+    } else if (msg.role === 'assistant' && typeof msg.content === 'string') {
+      this.content.classList.add('md');
+      renderMarkdown(this.content, text);
     } else {
       setText(this.content, text);
     }
@@ -236,7 +277,7 @@ class MessageView {
         card = new ToolCard();
         this.tools.set(id, card);
       }
-      card.update(tc);
+      card.update(tc, ctx);
       if (this.toolList.children[i] !== card.root) this.toolList.insertBefore(card.root, this.toolList.children[i] || null);
     });
     for (const [id, card] of this.tools) {
@@ -291,29 +332,56 @@ class MessageView {
   }
 }
 
-/** The conversation: messages keyed by id, reused across renders. */
+/** The conversation: messages keyed by id, reused across renders, plus the
+ *  page's own notes (approvals, reconnects) and a typing indicator. */
 export class MessageList {
   constructor(root) {
     this.root = root;
     this.views = new Map(); // key → MessageView
+    this.notes = new Map(); // note key → element
     this.toolCalls = undefined;
     this.toolsVersion = 0;
     this.byId = new Map();
+    this.typing = el('div.msg.msg-assistant.typing-row', { testid: 'typing', 'aria-label': 'The agent is working' },
+      el('div.avatar', { text: 'AI', title: 'assistant' }),
+      el('div.bubble', {}, el('div.content.typing-dots', {}, el('span'), el('span'), el('span')), el('div.typing-label')));
   }
 
-  render(state) {
+  /**
+   * ctx: {interrupts, decisions (tool call id → approved), runStatus,
+   * notes: [{key, after (message id, or '' for the end), text, kind}],
+   * working: '' or what the agent is doing while no message streams}.
+   */
+  render(state, ctx = {}) {
     if (state.toolCalls !== this.toolCalls) {
       this.toolCalls = state.toolCalls;
       this.toolsVersion++;
       this.byId = new Map((state.toolCalls || []).map((t) => [t.id, t]));
     }
+    const cardCtx = { interrupts: ctx.interrupts, decisions: ctx.decisions, runStatus: ctx.runStatus };
+    cardCtx.key = `${ctx.runStatus}|${(ctx.interrupts || []).map((i) => i?.toolCallId).join(',')}|${[...(ctx.decisions || new Map())].join(',')}`;
+    const notes = ctx.notes || [];
     const messages = state.messages || [];
     const keys = new Map();
-    let pos = 0;
+    const order = []; // the nodes in order
     const live = new Set();
+    let prevRole = '';
+    const place = (after) => {
+      for (const n of notes) {
+        if (n.after !== after) continue;
+        let node = this.notes.get(n.key);
+        if (!node) {
+          node = el(`div.note.note-${n.kind || 'info'}`, { testid: 'note', role: 'note' }, el('span.note-text', { text: n.text }));
+          this.notes.set(n.key, node);
+        }
+        order.push(node);
+        prevRole = 'note';
+      }
+    };
+    const ids = new Set(messages.map((m) => m.id));
     for (const msg of messages) {
       // A tool message whose call is shown on its card is not repeated.
-      if (msg.role === 'tool' && msg.toolCallId && this.byId.has(msg.toolCallId)) continue;
+      if (msg.role === 'tool' && msg.toolCallId && this.byId.has(msg.toolCallId)) { place(msg.id); continue; }
       const n = keys.get(msg.id) || 0;
       keys.set(msg.id, n + 1);
       const key = n ? `${msg.id}#${n}` : msg.id;
@@ -325,13 +393,29 @@ export class MessageList {
         this.views.set(key, view);
       }
       const mine = (msg.toolCallIds || []).length ? this.toolsVersion : 0;
-      view.update(msg, this.byId, mine);
-      if (this.root.children[pos] !== view.root) this.root.insertBefore(view.root, this.root.children[pos] || null);
-      pos++;
+      view.update(msg, this.byId, mine, (msg.toolCallIds || []).length ? cardCtx : {});
+      // One avatar per assistant turn: reasoning, tool calls and answer share it.
+      view.root.classList.toggle('same-turn', msg.role === 'assistant' && prevRole === 'assistant');
+      prevRole = msg.role === 'tool' ? prevRole : msg.role;
+      order.push(view.root);
+      place(msg.id);
     }
+    for (const n of notes) if (n.after !== '' && !ids.has(n.after)) { place(n.after); }
+    place('');
+    if (ctx.working) {
+      this.typing.classList.toggle('same-turn', prevRole === 'assistant');
+      this.typing.querySelector('.typing-label').textContent = ctx.working;
+      order.push(this.typing);
+    }
+    order.forEach((node, pos) => {
+      if (this.root.children[pos] !== node) this.root.insertBefore(node, this.root.children[pos] || null);
+    });
+    while (this.root.children.length > order.length) this.root.lastElementChild.remove();
     for (const [key, view] of this.views) {
       if (!live.has(key)) { view.root.remove(); this.views.delete(key); }
     }
+    const keep = new Set(notes.map((n) => n.key));
+    for (const k of this.notes.keys()) if (!keep.has(k)) this.notes.delete(k);
   }
 }
 

@@ -47,6 +47,36 @@ export class Mirror {
   /** How the last run() or resume() ended: {outcome, reconnects, lastEventId, reason?}; null before one. */
   lastRun = null;
 
+  // Observers of the reducer's input (observe()); null while nobody
+  // observes, so that folding costs one comparison per call then.
+  _observers = null;
+
+  /**
+   * The observation hook for tools (the inspector): observer(input) is
+   * called after each input the reducer folds, with what it produced:
+   * {kind: 'event', data, name, id, record} for apply(), {kind: 'chunk',
+   * data, records} for feed() (run()'s SSE body included), {kind:
+   * 'endStream'}, and {kind: 'action', name, args, record} for
+   * addUserMessage, addToolResult, fail, stop, reset, setState,
+   * setMessages and restore. Returns the function that stops it.
+   */
+  observe(observer) {
+    if (typeof observer !== 'function') throw new TypeError('agui reducer: observe() takes a function');
+    const entry = { observer };
+    (this._observers ??= new Set()).add(entry);
+    return () => {
+      this._observers?.delete(entry);
+      if (this._observers?.size === 0) this._observers = null;
+    };
+  }
+
+  /** Hands input to the observers (called only when _observers is not null). */
+  _tell(input) {
+    for (const { observer } of [...this._observers]) {
+      try { observer(input); } catch (err) { this._report(err); }
+    }
+  }
+
   /** A number that changes whenever the state does (without building it). */
   get version() { return this.#version; }
 

@@ -84,23 +84,29 @@ class AguiReducer extends Mirror {
     const h = this.#handle();
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' ? undefined : frame?.id;
-    if (id != null) {
-      if (badCursor(String(id))) { // an error: the event is not applied either
-        const rec = badEventIdRecord();
-        this._commit([rec]);
-        return rec;
-      }
+    if (id != null && badCursor(String(id))) { // an error: the event is not applied either
+      const rec = badEventIdRecord();
+      this._commit([rec]);
+      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: rec });
+      return rec;
+    }
+    if (id == null) {
       const rec = this.#apply(h, event, sseEventName);
-      const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
-      this._commit([idRec]);
-      if (!idRec.ops?.length && !idRec.diagnostics?.length) return rec;
-      return {
+      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: undefined, record: rec });
+      return rec;
+    }
+    let rec = this.#apply(h, event, sseEventName);
+    const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
+    this._commit([idRec]);
+    if (idRec.ops?.length || idRec.diagnostics?.length) {
+      rec = {
         ...rec,
         ops: [...(rec.ops ?? []), ...(idRec.ops ?? [])],
         diagnostics: [...(rec.diagnostics ?? []), ...(idRec.diagnostics ?? [])],
       };
     }
-    return this.#apply(h, event, sseEventName);
+    if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: rec });
+    return rec;
   }
 
   #apply(h, event, sseEventName) {
@@ -144,6 +150,7 @@ class AguiReducer extends Mirror {
     const r = this.#core.call('feed', h, data);
     const recs = r.ok ? JSON.parse(r.text) : [JSON.parse(r.text)]; // one record when it failed
     if (recs.length > 0) this._commit(recs);
+    if (this._observers !== null) this._tell({ kind: 'chunk', data: chunk, records: recs });
     return recs;
   }
 
@@ -159,41 +166,48 @@ class AguiReducer extends Mirror {
     const h = this.#handle();
     if (this.#high !== '') this.#flushHigh(h);
     this.#core.call('endStream', h);
+    if (this._observers !== null) this._tell({ kind: 'endStream' });
+  }
+
+  /** An action's record, handed to the observers. */
+  #acted(name, args, rec) {
+    if (this._observers !== null) this._tell({ kind: 'action', name, args, record: rec });
+    return rec;
   }
 
   addUserMessage(content, id) {
-    return this.#record(this.#core.call('addUserMessage', this.#handle(), JSON.stringify(id == null ? [content] : [content, id])));
+    return this.#acted('addUserMessage', [content, id], this.#record(this.#core.call('addUserMessage', this.#handle(), JSON.stringify(id == null ? [content] : [content, id]))));
   }
 
   addToolResult(toolCallId, content) {
     const text = typeof content === 'string' ? content : JSON.stringify(content);
-    return this.#record(this.#core.call('addToolResult', this.#handle(), JSON.stringify([toolCallId, text])));
+    return this.#acted('addToolResult', [toolCallId, content], this.#record(this.#core.call('addToolResult', this.#handle(), JSON.stringify([toolCallId, text]))));
   }
 
   fail(message, code) {
-    return this.#record(this.#core.call('fail', this.#handle(), JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])));
+    return this.#acted('fail', [message, code], this.#record(this.#core.call('fail', this.#handle(), JSON.stringify(code == null ? [String(message)] : [String(message), String(code)]))));
   }
 
   stop() {
-    return this.#record(this.#core.call('stop', this.#handle()));
+    return this.#acted('stop', [], this.#record(this.#core.call('stop', this.#handle())));
   }
 
   reset() {
-    return this.#record(this.#core.call('reset', this.#handle()));
+    return this.#acted('reset', [], this.#record(this.#core.call('reset', this.#handle())));
   }
 
   setState(state) {
     const h = this.#handle();
     let text;
     try { text = JSON.stringify([state ?? null]); } catch (err) { return this.#badArgument('setState', err); }
-    return this.#record(this.#core.call('setState', h, text));
+    return this.#acted('setState', [state], this.#record(this.#core.call('setState', h, text)));
   }
 
   setMessages(messages) {
     const h = this.#handle();
     let text;
     try { text = JSON.stringify([messages ?? null]); } catch (err) { return this.#badArgument('setMessages', err); }
-    return this.#record(this.#core.call('setMessages', h, text));
+    return this.#acted('setMessages', [messages], this.#record(this.#core.call('setMessages', h, text)));
   }
 
   /** A value JSON.stringify cannot encode (cyclic, BigInt): a diagnostic, nothing changed. */
@@ -215,7 +229,7 @@ class AguiReducer extends Mirror {
       this._commit([rec]);
       return rec;
     }
-    return this.#record(this.#core.call('restore', h, text));
+    return this.#acted('restore', [text], this.#record(this.#core.call('restore', h, text)));
   }
 
   runInput(options = {}) {
@@ -266,6 +280,7 @@ class AguiReducer extends Mirror {
         const r = this.#core.call('setLastEventId', h, id);
         const rec = JSON.parse(r.text);
         if (rec.ops?.length) this._commit([rec]);
+        if (this._observers !== null) this._tell({ kind: 'action', name: 'setLastEventId', args: [id], record: rec });
       },
       fail: (message, code) => { if (live()) this.fail(message, code); },
       stop: () => { if (live()) this.stop(); },

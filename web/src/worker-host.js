@@ -70,6 +70,11 @@ class WorkerHost {
       this.#reducers.get(m.rid)?.deref()?._commit(JSON.parse(m.text));
       return;
     }
+    if (m.op === 'observed') { // a run's input, sent while the reducer is observed
+      const r = this.#reducers.get(m.rid)?.deref();
+      if (r && r._observers !== null) r._tell(m.input);
+      return;
+    }
     if (m.op === 'reconnect') {
       this.#reducers.get(m.rid)?.deref()?._emit('reconnect', m.info);
       return;
@@ -147,6 +152,19 @@ class WorkerReducer extends Mirror {
     try { return fn(); } catch (err) { return Promise.reject(err); }
   }
 
+  /** #call, whose input and result the observers see (observe()), in the order the worker answers. */
+  #told(input, method, args) {
+    const p = this.#call(method, args);
+    if (this._observers === null) return p;
+    p.then((result) => {
+      if (this._observers === null) return;
+      if (input.kind === 'chunk') this._tell({ ...input, records: result });
+      else if (input.kind === 'endStream') this._tell(input);
+      else this._tell({ ...input, record: result });
+    }, () => {});
+    return p;
+  }
+
   _resync() {
     this.#call('snapshot', []).then((s) => this._replaceState(s), (err) => this._report(err));
   }
@@ -171,7 +189,7 @@ class WorkerReducer extends Mirror {
         return Promise.resolve(rec);
       }
     }
-    return this.#call('apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName, id]);
+    return this.#told({ kind: 'event', data: event, name: sseEventName, id }, 'apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName, id]);
   }
 
   // As in page mode (reducer.js): a string chunk's trailing high surrogate
@@ -185,7 +203,7 @@ class WorkerReducer extends Mirror {
     let data = chunkData(chunk);
     if (typeof data !== 'string') {
       if (this.#high !== '') this.#flushHigh();
-      return this.#call('feed', [compactBytes(data)]);
+      return this.#told({ kind: 'chunk', data: chunk }, 'feed', [compactBytes(data)]);
     }
     data = this.#high + data;
     this.#high = '';
@@ -193,7 +211,7 @@ class WorkerReducer extends Mirror {
       this.#high = data.slice(-1);
       data = data.slice(0, -1);
     }
-    return this.#call('feed', [escapeLone(data)]);
+    return this.#told({ kind: 'chunk', data: chunk }, 'feed', [escapeLone(data)]);
   }
 
   /** Sends a held high half on alone; its records are committed as they come. */
@@ -205,15 +223,16 @@ class WorkerReducer extends Mirror {
 
   endStream() {
     if (this.#high !== '') this.#flushHigh();
-    return this.#call('endStream', []);
+    return this.#told({ kind: 'endStream' }, 'endStream', []);
   }
-  addUserMessage(content, id) { return this.#async(() => this.#call('addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])])); }
+  #action(name, args, method, wire) { return this.#async(() => this.#told({ kind: 'action', name, args }, method, wire)); }
+  addUserMessage(content, id) { return this.#action('addUserMessage', [content, id], 'addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])]); }
   addToolResult(toolCallId, content) {
-    return this.#async(() => this.#call('addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]));
+    return this.#action('addToolResult', [toolCallId, content], 'addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);
   }
-  fail(message, code) { return this.#async(() => this.#call('fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])])); }
-  stop() { return this.#call('stop', []); }
-  reset() { return this.#call('reset', []); }
+  fail(message, code) { return this.#action('fail', [message, code], 'fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
+  stop() { return this.#action('stop', [], 'stop', []); }
+  reset() { return this.#action('reset', [], 'reset', []); }
   setState(state) { return this.#valueCall('setState', state); }
   setMessages(messages) { return this.#valueCall('setMessages', messages); }
   #valueCall(what, value) {
@@ -223,7 +242,7 @@ class WorkerReducer extends Mirror {
       this._commit([rec]);
       return Promise.resolve(rec);
     }
-    return this.#call(what, [text]);
+    return this.#action(what, [value], what, [text]);
   }
   snapshot() { return this.#call('snapshot', []); }
   restore(snapshot) {
@@ -235,7 +254,7 @@ class WorkerReducer extends Mirror {
         return Promise.resolve(rec);
       }
     }
-    return this.#call('restore', [text]);
+    return this.#action('restore', [text], 'restore', [text]);
   }
   runInput(options = {}) { return this.#async(() => this.#call('runInput', [JSON.stringify(options ?? {})])); }
   messages() { return this.#call('messages', []); }
@@ -271,6 +290,7 @@ class WorkerReducer extends Mirror {
         credentials,
         resume: portablePolicy(options?.resume),
         lastEventId: options?.lastEventId ?? null,
+        observe: this._observers !== null,
       };
       if (badCursor(msg.lastEventId)) throw badCursorError(msg.lastEventId);
     } catch (err) {

@@ -136,7 +136,9 @@ test('reasoning: collapsible block with its duration, then the answer', { timeou
   const summary = await page.textContent(tid('reasoning-summary'));
   assert.match(summary, /^Thought for \d+(\.\d)? s$/);
   assert.equal(await page.getAttribute(tid('reasoning'), 'open'), null, 'folded once done');
-  assert.match(await page.textContent(tid('reasoning-text')), /^\*\*Solving the heads\/legs problem\*\*/);
+  // Markdown: the bold heading is a <strong>, not asterisks.
+  assert.match(await page.textContent(tid('reasoning-text')), /^Solving the heads\/legs problem/);
+  assert.equal(await page.textContent(`${tid('reasoning-text')} strong`), 'Solving the heads/legs problem');
   assert.match(await lastAssistantText(page), /Answer: 12 chickens and 8 rabbits\./);
   await page.click(tid('reasoning-summary'));
   assert.notEqual(await page.getAttribute(tid('reasoning'), 'open'), null);
@@ -150,7 +152,7 @@ test('tools: streamed arguments, status and result', { timeout: TIMEOUT }, async
   const card = page.locator(tid('tool-call'));
   assert.equal(await card.count(), 1);
   assert.equal(await card.locator(tid('tool-name')).textContent(), 'get_weather');
-  assert.equal(await card.locator(tid('tool-status')).textContent(), 'complete');
+  assert.equal(await card.locator(tid('tool-status')).textContent(), 'done');
   assert.deepEqual(JSON.parse(await card.locator(tid('tool-args')).textContent()),
     { location: 'Lisbon, Portugal', unit: 'celsius', days: 3, include: ['hourly', 'uv_index'] });
   assert.match(await card.locator(tid('tool-args')).textContent(), /^\{\n {2}"location": "Lisbon, Portugal",/, 'pretty-printed');
@@ -170,7 +172,7 @@ test('parallel-tools: two cards under one message, both results', { timeout: TIM
   const cards = page.locator(tid('tool-call'));
   assert.equal(await cards.count(), 2);
   assert.deepEqual(await cards.locator(tid('tool-name')).allTextContents(), ['get_weather', 'get_current_time']);
-  assert.deepEqual(await cards.locator(tid('tool-status')).allTextContents(), ['complete', 'complete']);
+  assert.deepEqual(await cards.locator(tid('tool-status')).allTextContents(), ['done', 'done']);
   assert.match(await cards.nth(0).locator(tid('tool-result')).textContent(), /"Conditions": "sunny"/);
   assert.match(await cards.nth(1).locator(tid('tool-result')).textContent(), /"Timezone": "Asia\/Tokyo"/);
   assert.equal(await page.locator(`${tid('message')}:has(${tid('tool-call')})`).count(), 1, 'one owning message');
@@ -322,7 +324,9 @@ test('streaming: text and tool arguments grow live, paced like a model', { timeo
   const partial = seen.args.find((a) => a.includes('Lisbon') && !a.includes('uv_index'));
   assert.ok(partial, 'a partial argument object was shown');
   assert.match(partial, /^\{\n {2}"location": "Lisbon/, 'pretty-printed while streaming');
-  assert.deepEqual(seen.status, ['running', 'complete']);
+  // The card's phases in order: arguments streaming, then running until the result, then done.
+  assert.deepEqual(seen.status.filter((x) => x !== 'running'), ['streaming arguments', 'done']);
+  assert.ok(seen.status.every((x) => ['streaming arguments', 'running', 'done'].includes(x)), seen.status.join());
   assert.ok(seen.text > 10, `text grew in ${seen.text} steps`);
   noProblems(page);
 });
