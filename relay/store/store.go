@@ -43,6 +43,7 @@ type Run struct {
 	Outcome string    // OutcomeRunning until Finish
 	Ended   time.Time // when Finish was called
 	Lease   time.Time // the producer is alive until then (Renew)
+	Readers time.Time // a client was reading it then (Touch)
 	Folded  bool      // folded into its thread's snapshot
 }
 
@@ -117,8 +118,11 @@ type Store interface {
 	// thread's active run.
 	Finish(ctx context.Context, run string, seq int64, data []byte, outcome string) error
 
-	// Renew extends the producer's lease.
-	Renew(ctx context.Context, run string, lease time.Time) error
+	// Renew extends the producer's lease and returns Readers.
+	Renew(ctx context.Context, run string, lease time.Time) (readers time.Time, err error)
+
+	// Touch records that a client reads the run at time at (Readers).
+	Touch(ctx context.Context, run string, at time.Time) error
 
 	// Read returns the run and up to max of its frames after seq after;
 	// when there are none and the run is not done, it waits up to wait for

@@ -131,17 +131,30 @@ func (s *Store) Finish(_ context.Context, key string, seq int64, data []byte, ou
 	return nil
 }
 
-func (s *Store) Renew(_ context.Context, key string, lease time.Time) error {
+func (s *Store) Renew(_ context.Context, key string, lease time.Time) (time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.runs[key]
+	if r == nil {
+		return time.Time{}, store.ErrNotFound
+	}
+	if r.rec.Done() {
+		return r.rec.Readers, store.ErrDone
+	}
+	r.rec.Lease = lease
+	return r.rec.Readers, nil
+}
+
+func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.runs[key]
 	if r == nil {
 		return store.ErrNotFound
 	}
-	if r.rec.Done() {
-		return store.ErrDone
+	if at.After(r.rec.Readers) {
+		r.rec.Readers = at
 	}
-	r.rec.Lease = lease
 	return nil
 }
 

@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SweepRetention", testSweepRetention},
 		{"SweepMaxBytes", testSweepMaxBytes},
 		{"Delete", testDelete},
+		{"LeaseAndReaders", testLeaseAndReaders},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -300,5 +301,23 @@ func testDelete(t *testing.T, s store.Store) {
 	}
 	if u, _ := s.Usage(ctx); u != 0 {
 		t.Fatalf("usage %d after delete", u)
+	}
+}
+
+func testLeaseAndReaders(t *testing.T, s store.Store) {
+	must(t, s.Create(ctx, newRun("r1", "t1", "o1")))
+	at := time.Now().Add(time.Hour).Truncate(time.Millisecond)
+	must(t, s.Touch(ctx, "r1", at))
+	must(t, s.Touch(ctx, "r1", at.Add(-time.Minute))) // never backwards
+	lease := time.Now().Add(2 * time.Hour).Truncate(time.Millisecond)
+	readers, err := s.Renew(ctx, "r1", lease)
+	must(t, err)
+	_, r := frames(t, s, "r1", 0)
+	if !readers.Equal(at) || !r.Readers.Equal(at) || !r.Lease.Equal(lease) {
+		t.Fatalf("readers %v (run %v), want %v; lease %v, want %v", readers, r.Readers, at, r.Lease, lease)
+	}
+	must(t, s.Finish(ctx, "r1", 1, nil, store.OutcomeFinished))
+	if _, err := s.Renew(ctx, "r1", lease); !errors.Is(err, store.ErrDone) {
+		t.Fatalf("renew after finish: %v", err)
 	}
 }
