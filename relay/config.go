@@ -11,12 +11,12 @@ import (
 
 // Defaults of Config (and of cmd/agui-relay's flags).
 const (
-	DefaultMaxBody        = 8 << 20          // bytes of one POST /agent body
-	DefaultMaxRuns        = 64               // runs produced at once by one instance
-	DefaultMaxEventBytes  = 1 << 20          // bytes of one upstream event
-	DefaultMaxRunBytes    = 16 << 20         // bytes of one run's input and frames
-	DefaultMaxThreadBytes = 64 << 20         // bytes of one thread: snapshot and kept runs
-	DefaultMaxStoreBytes  = 1 << 30          // bytes of all threads together
+	DefaultMaxBody        = 8 << 20  // bytes of one POST /agent body
+	DefaultMaxRuns        = 64       // runs produced at once by one instance
+	DefaultMaxEventBytes  = 1 << 20  // bytes of one upstream event
+	DefaultMaxRunBytes    = 16 << 20 // bytes of one run's input and frames
+	DefaultMaxThreadBytes = 64 << 20 // bytes of one thread: snapshot and kept runs
+	DefaultMaxStoreBytes  = 1 << 30  // bytes of all threads together
 	DefaultRetention      = 30 * 24 * time.Hour
 	DefaultRunTTL         = 10 * time.Minute // a finished run stays resumable
 	DefaultGrace          = 30 * time.Second // a run nobody reads goes on
