@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -25,17 +26,20 @@ type fakeAgent struct {
 }
 
 func (a *fakeAgent) events(threadID, runID string) []string {
-	mid := "m-" + runID
+	// Test ids are plain ASCII: quoting is concatenation (cheap for
+	// the oversized ids of TestBounds).
+	q := func(s string) string { return `"` + s + `"` }
+	mid := q("m-" + runID)
 	ev := []string{
-		fmt.Sprintf(`{"type":"RUN_STARTED","threadId":%q,"runId":%q}`, threadID, runID),
-		`{"type":"STATE_SNAPSHOT","snapshot":{"turns":1,"last":"` + runID + `"}}`,
-		fmt.Sprintf(`{"type":"TEXT_MESSAGE_START","messageId":%q,"role":"assistant"}`, mid),
+		`{"type":"RUN_STARTED","threadId":` + q(threadID) + `,"runId":` + q(runID) + `}`,
+		`{"type":"STATE_SNAPSHOT","snapshot":{"turns":1,"last":` + q(runID) + `}}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":` + mid + `,"role":"assistant"}`,
 	}
 	for i := range a.n {
-		ev = append(ev, fmt.Sprintf(`{"type":"TEXT_MESSAGE_CONTENT","messageId":%q,"delta":"w%d "}`, mid, i))
+		ev = append(ev, `{"type":"TEXT_MESSAGE_CONTENT","messageId":`+mid+`,"delta":"w`+strconv.Itoa(i)+` "}`)
 	}
-	ev = append(ev, fmt.Sprintf(`{"type":"TEXT_MESSAGE_END","messageId":%q}`, mid),
-		fmt.Sprintf(`{"type":"RUN_FINISHED","threadId":%q,"runId":%q}`, threadID, runID))
+	ev = append(ev, `{"type":"TEXT_MESSAGE_END","messageId":`+mid+`}`,
+		`{"type":"RUN_FINISHED","threadId":`+q(threadID)+`,"runId":`+q(runID)+`}`)
 	return ev
 }
 
@@ -60,10 +64,13 @@ func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	rc := http.NewResponseController(w)
 	evs := a.events(in.ThreadID, in.RunID)
+	a.mu.Lock()
+	gate := a.gate
+	a.mu.Unlock()
 	for i, e := range evs {
-		if a.gate != nil && i >= 3 {
+		if gate != nil && i >= 3 {
 			select {
-			case <-a.gate:
+			case <-gate:
 			case <-r.Context().Done():
 				return
 			}
@@ -87,6 +94,13 @@ func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(a.delay)
 		}
 	}
+}
+
+// setGate gates the runs that start from now on.
+func (a *fakeAgent) setGate(g chan struct{}) {
+	a.mu.Lock()
+	a.gate = g
+	a.mu.Unlock()
 }
 
 func newUpstream(t testing.TB, a http.Handler) *httptest.Server {

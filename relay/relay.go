@@ -142,10 +142,15 @@ func (s *Server) limits() store.Limits {
 	return lim
 }
 
-func (s *Server) sweep() {
+func (s *Server) sweep() { s.sweepTo(s.cfg.MaxStoreBytes) }
+
+// sweepTo applies the limits with maxBytes as the store's bound.
+func (s *Server) sweepTo(maxBytes int64) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.StoreTimeout)
 	defer cancel()
-	sw, err := s.store.Sweep(ctx, time.Now(), s.limits())
+	lim := s.limits()
+	lim.MaxBytes = maxBytes
+	sw, err := s.store.Sweep(ctx, time.Now(), lim)
 	if err != nil {
 		s.cfg.Logf("sweep: %v", err)
 	} else if sw.Threads+sw.Runs > 0 {
@@ -282,7 +287,8 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 // messages the thread does not have. A status is a refusal.
 func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, tk string, msgs []json.RawMessage) (input []byte, status int, code, msg string) {
 	if used, err := s.store.Usage(ctx); err == nil && used > s.cfg.MaxStoreBytes {
-		s.sweep()
+		// Down to 90%, so that the next runs do not sweep again.
+		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
 	}
 	th, err := s.store.Thread(ctx, tk)
 	switch {

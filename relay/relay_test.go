@@ -261,7 +261,7 @@ func TestAccess(t *testing.T) {
 // the result folds to the thread as it ends.
 func TestReloadMidRun(t *testing.T) {
 	eachBackend(t, func(t *testing.T, open func(testing.TB) store.Store) {
-		a := &fakeAgent{n: 10, gate: make(chan struct{})}
+		a := &fakeAgent{n: 10}
 		up := newUpstream(t, a)
 		_, rs := newRelay(t, up.URL, open(t), nil)
 		resp := post(t, rs.URL, runInput("t1", "r1", "hello"), nil)
@@ -269,6 +269,7 @@ func TestReloadMidRun(t *testing.T) {
 		hk := map[string]string{threadKeyHeader: key}
 		readFrames(resp.Body, nil)
 		resp.Body.Close()
+		a.setGate(make(chan struct{}))
 		resp = post(t, rs.URL, runInput("t1", "r2", "hello", "again"), hk)
 		readFrames(resp.Body, func(f frame) bool { return eventType(f.Data) == "TEXT_MESSAGE_START" })
 		resp.Body.Close()
@@ -344,7 +345,9 @@ func TestGuards(t *testing.T) {
 		return resp.StatusCode, string(b)
 	}
 	js := map[string]string{"Content-Type": "application/json"}
-	with := func(k, v string) map[string]string { return map[string]string{"Content-Type": "application/json", k: v} }
+	with := func(k, v string) map[string]string {
+		return map[string]string{"Content-Type": "application/json", k: v}
+	}
 	cases := []struct {
 		name, method, body string
 		hdr                map[string]string

@@ -73,11 +73,16 @@ func applyInput(r *reducer.Reducer, input []byte) {
 	}
 }
 
-func applyRun(r *reducer.Reducer, run *store.Run, frames []store.Frame) {
-	applyInput(r, run.Input)
+func (s *Server) applyRun(ctx context.Context, r *reducer.Reducer, run *store.Run, frames []store.Frame) error {
+	in, err := s.store.Input(ctx, run.Key)
+	if err != nil {
+		return err
+	}
+	applyInput(r, in)
 	for _, f := range frames {
 		r.Apply(f.Data)
 	}
+	return nil
 }
 
 // unfolded reports whether a thread has finished runs not folded yet.
@@ -128,7 +133,9 @@ func (s *Server) fold(ctx context.Context, tk string) {
 				runs = append(runs, kept{k, run.Bytes})
 				continue
 			}
-			applyRun(r, run, frames)
+			if s.applyRun(ctx, r, run, frames) != nil {
+				return
+			}
 			folded = append(folded, k)
 			runs = append(runs, kept{k, run.Bytes})
 		}
@@ -152,7 +159,8 @@ func (s *Server) fold(ctx context.Context, tk string) {
 			_, run, err := s.store.Read(ctx, k, 0, 0, 0)
 			return err == nil && run.Folded
 		}
-		for _, k := range runs {
+		// The newest run stays: its clients may still be reading it.
+		for _, k := range runs[:max(len(runs)-1, 0)] {
 			if total <= s.cfg.MaxThreadBytes-s.cfg.MaxRunBytes || k.key == th.Active {
 				break
 			}
@@ -202,15 +210,21 @@ func (s *Server) view(ctx context.Context, th *store.Thread) (*reducer.Reducer, 
 			continue
 		}
 		if !run.Done() {
-			applyInput(r, run.Input)
+			in, err := s.store.Input(ctx, k)
+			if err != nil {
+				return nil, nil, err
+			}
+			applyInput(r, in)
 			active = run
 			break
 		}
 		run, frames, err := s.readRun(ctx, k)
+		if err == nil {
+			err = s.applyRun(ctx, r, run, frames)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
-		applyRun(r, run, frames)
 	}
 	return r, active, nil
 }

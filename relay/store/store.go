@@ -35,7 +35,8 @@ type Run struct {
 	Producer string    // the instance producing it
 	Started  time.Time // when it was created
 	// Input is the JSON array of the request's messages the thread did not
-	// have yet (folded into the thread before the run's frames).
+	// have yet (folded into the thread before the run's frames). Create
+	// stores it; Read leaves it nil (Store.Input reads it).
 	Input []byte
 
 	Frames  int64     // frames appended (the last seq)
@@ -106,7 +107,9 @@ type Store interface {
 	Create(ctx context.Context, r *Run) error
 
 	// Append adds frame seq (which must be Frames+1) and extends the
-	// lease. Appending seq again after a failure that left it stored is not
+	// lease. A backend may commit appends in groups: Read sees the frame
+	// within a short, bounded delay, in order, and never before it is
+	// committed. Appending seq again after a failure that left it stored is not
 	// an error (no frame is stored twice). ErrDone when the run was
 	// finished meanwhile (by a reaper), ErrNotFound when it is gone,
 	// ErrConflict when seq is not the next one.
@@ -128,6 +131,9 @@ type Store interface {
 	// when there are none and the run is not done, it waits up to wait for
 	// one.
 	Read(ctx context.Context, run string, after int64, max int, wait time.Duration) ([]Frame, *Run, error)
+
+	// Input returns a run's Input.
+	Input(ctx context.Context, run string) ([]byte, error)
 
 	// Thread returns a thread, ErrNotFound if there is none.
 	Thread(ctx context.Context, thread string) (*Thread, error)

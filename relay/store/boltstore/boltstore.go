@@ -31,16 +31,35 @@ var (
 	bThreads   = []byte("threads")
 	bSnapshots = []byte("snapshots")
 	bMeta      = []byte("meta")
+	bInputs    = []byte("inputs")
 	kSecret    = []byte("secret")
 	kUsage     = []byte("usage")
 )
+
+// flushDelay is how long appends wait to share a commit.
+const flushDelay = 3 * time.Millisecond
 
 // Store is a store.Store in a bbolt file.
 type Store struct {
 	db *bolt.DB
 
+	commitMu sync.Mutex // one commit at a time, in order
+
 	mu      sync.Mutex
 	changed map[string]chan struct{} // per run, closed at each change
+	live    map[string]*liveRun      // runs produced by this process
+	dirty   map[string]bool          // live runs with pending changes
+	waiters []chan error             // Finish calls waiting for the next commit
+	timer   *time.Timer              // the scheduled commit
+	err     error                    // the last commit's failure
+}
+
+// liveRun is a run this process produces: its record as committed plus
+// the frames not committed yet.
+type liveRun struct {
+	rec     runRec
+	pending [][]byte
+	from    int64 // seq of pending[0]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -52,7 +71,7 @@ func Open(path string) (*Store, error) {
 		return nil, errors.New("boltstore: " + path + ": " + err.Error())
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bRuns, bFrames, bThreads, bSnapshots, bMeta} {
+		for _, b := range [][]byte{bRuns, bFrames, bThreads, bSnapshots, bMeta, bInputs} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -63,13 +82,16 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db, changed: map[string]chan struct{}{}}, nil
+	return &Store{db: db, changed: map[string]chan struct{}{}, live: map[string]*liveRun{}, dirty: map[string]bool{}}, nil
 }
 
 // Path is the file's path.
 func (s *Store) Path() string { return s.db.Path() }
 
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.commit()
+	return s.db.Close()
+}
 
 // notify wakes the readers of run key.
 func (s *Store) notify(key string) {
@@ -92,9 +114,16 @@ func (s *Store) watch(key string) <-chan struct{} {
 	return c
 }
 
-// Records as stored.
+// Records as stored (a run's Input in bucket inputs).
 type runRec struct {
 	store.Run
+}
+
+func (r runRec) MarshalJSON() ([]byte, error) {
+	c := r.Run
+	c.Input = nil
+	type plain store.Run
+	return json.Marshal(plain(c))
 }
 
 type threadRec struct {
@@ -151,7 +180,8 @@ func (s *Store) Secret(_ context.Context, candidate []byte) ([]byte, error) {
 }
 
 func (s *Store) Create(_ context.Context, r *store.Run) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	var created runRec
+	err := s.db.Batch(func(tx *bolt.Tx) error {
 		runs, threads := tx.Bucket(bRuns), tx.Bucket(bThreads)
 		if runs.Get([]byte(r.Key)) != nil {
 			return store.ErrConflict
@@ -171,6 +201,11 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 		if err := putJSON(runs, r.Key, rec); err != nil {
 			return err
 		}
+		if len(r.Input) > 0 {
+			if err := tx.Bucket(bInputs).Put([]byte(r.Key), r.Input); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.Bucket(bFrames).CreateBucket([]byte(r.Key)); err != nil {
 			return err
 		}
@@ -179,8 +214,16 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 		t.Bytes += rec.Bytes
 		t.Updated = r.Started
 		addUsage(tx, rec.Bytes)
+		created = rec
 		return putJSON(threads, r.Thread, t)
 	})
+	if err == nil {
+		created.Input = nil
+		s.mu.Lock()
+		s.live[r.Key] = &liveRun{rec: created, from: 1}
+		s.mu.Unlock()
+	}
+	return err
 }
 
 // add appends a frame in tx.
@@ -208,32 +251,172 @@ func add(tx *bolt.Tx, rec *runRec, data []byte) error {
 }
 
 func (s *Store) Append(_ context.Context, key string, seq int64, data []byte, lease time.Time) error {
-	err := s.db.Batch(func(tx *bolt.Tx) error {
-		runs := tx.Bucket(bRuns)
-		var rec runRec
-		switch {
-		case !getJSON(runs, key, &rec):
-			return store.ErrNotFound
-		case rec.Done():
-			return store.ErrDone
-		case seq <= rec.Frames:
-			return nil
-		case seq != rec.Frames+1:
-			return store.ErrConflict
-		}
-		if err := add(tx, &rec, data); err != nil {
-			return err
-		}
-		rec.Lease = lease
-		return putJSON(runs, key, rec)
-	})
-	if err == nil {
-		s.notify(key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return s.err
 	}
-	return err
+	l := s.live[key]
+	if l == nil {
+		return s.appendCold(key)
+	}
+	n := l.rec.Frames + int64(len(l.pending))
+	switch {
+	case l.rec.Done():
+		return store.ErrDone
+	case seq <= n:
+		return nil
+	case seq != n+1:
+		return store.ErrConflict
+	}
+	l.pending = append(l.pending, slices.Clone(data))
+	l.rec.Lease = lease
+	s.schedule(key)
+	return nil
 }
 
-func (s *Store) Finish(_ context.Context, key string, seq int64, data []byte, outcome string) error {
+// appendCold answers an Append to a run this process does not produce.
+func (s *Store) appendCold(key string) error {
+	var rec runRec
+	found := false
+	s.db.View(func(tx *bolt.Tx) error { found = getJSON(tx.Bucket(bRuns), key, &rec); return nil })
+	switch {
+	case !found:
+		return store.ErrNotFound
+	case rec.Done():
+		return store.ErrDone
+	}
+	return store.ErrConflict // produced by a process that is gone
+}
+
+// Flush commits the pending appends now.
+func (s *Store) Flush() { s.commit() }
+
+// schedule marks a live run dirty and makes sure a commit comes (s.mu held).
+func (s *Store) schedule(key string) {
+	s.dirty[key] = true
+	if s.timer == nil {
+		s.timer = time.AfterFunc(flushDelay, func() { s.commit() })
+	}
+}
+
+// commit writes the pending changes of every live run in one transaction
+// and wakes their readers and the Finish calls waiting.
+func (s *Store) commit() {
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	s.mu.Lock()
+	s.timer = nil
+	type job struct {
+		key     string
+		rec     runRec
+		pending [][]byte
+		from    int64
+		end     bool
+	}
+	var jobs []job
+	for key := range s.dirty {
+		l := s.live[key]
+		if l == nil {
+			continue
+		}
+		jobs = append(jobs, job{key, l.rec, l.pending, l.from, l.rec.Done()})
+		l.rec.Frames += int64(len(l.pending))
+		for _, p := range l.pending {
+			l.rec.Bytes += int64(len(p))
+		}
+		l.from += int64(len(l.pending))
+		l.pending = nil
+		if l.rec.Done() {
+			delete(s.live, key)
+		}
+	}
+	clear(s.dirty)
+	waiters := s.waiters
+	s.waiters = nil
+	s.mu.Unlock()
+
+	if len(jobs) == 0 && len(waiters) == 0 {
+		return
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		runs, threads := tx.Bucket(bRuns), tx.Bucket(bThreads)
+		for _, j := range jobs {
+			var rec runRec
+			if !getJSON(runs, j.key, &rec) {
+				continue // deleted meanwhile
+			}
+			for i, p := range j.pending {
+				if rec.Frames != j.from+int64(i)-1 {
+					continue
+				}
+				if err := add(tx, &rec, p); err != nil {
+					return err
+				}
+			}
+			rec.Lease, rec.Readers = j.rec.Lease, j.rec.Readers
+			if j.end && !rec.Done() {
+				rec.Outcome, rec.Ended = j.rec.Outcome, j.rec.Ended
+				var t threadRec
+				if getJSON(threads, rec.Thread, &t) && t.Active == j.key {
+					t.Active = ""
+					if err := putJSON(threads, rec.Thread, t); err != nil {
+						return err
+					}
+				}
+			}
+			if err := putJSON(runs, j.key, rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.mu.Lock()
+	s.err = err
+	s.mu.Unlock()
+	for _, j := range jobs {
+		s.notify(j.key)
+	}
+	for _, w := range waiters {
+		w <- err
+	}
+}
+
+func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, outcome string) error {
+	s.mu.Lock()
+	l := s.live[key]
+	if l == nil {
+		s.mu.Unlock()
+		return s.finishCold(key, seq, data, outcome)
+	}
+	n := l.rec.Frames + int64(len(l.pending))
+	switch {
+	case l.rec.Done():
+		s.mu.Unlock()
+		return store.ErrDone
+	case data != nil && seq != n+1:
+		s.mu.Unlock()
+		return store.ErrConflict
+	}
+	if data != nil {
+		l.pending = append(l.pending, slices.Clone(data))
+	}
+	l.rec.Outcome, l.rec.Ended = outcome, time.Now()
+	done := make(chan error, 1)
+	s.waiters = append(s.waiters, done)
+	s.schedule(key)
+	s.mu.Unlock()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// finishCold ends a run no live producer holds (one left by a process
+// that is gone).
+func (s *Store) finishCold(key string, seq int64, data []byte, outcome string) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		runs := tx.Bucket(bRuns)
 		var rec runRec
@@ -268,36 +451,36 @@ func (s *Store) Finish(_ context.Context, key string, seq int64, data []byte, ou
 }
 
 func (s *Store) Renew(_ context.Context, key string, lease time.Time) (time.Time, error) {
-	var readers time.Time
-	err := s.db.Batch(func(tx *bolt.Tx) error {
-		runs := tx.Bucket(bRuns)
-		var rec runRec
-		if !getJSON(runs, key, &rec) {
-			return store.ErrNotFound
-		}
-		readers = rec.Readers
-		if rec.Done() {
-			return store.ErrDone
-		}
-		rec.Lease = lease
-		return putJSON(runs, key, rec)
-	})
-	return readers, err
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.live[key]
+	if l == nil {
+		return time.Time{}, s.appendCold(key)
+	}
+	if l.rec.Done() {
+		return l.rec.Readers, store.ErrDone
+	}
+	l.rec.Lease = lease
+	return l.rec.Readers, nil
 }
 
 func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
-	return s.db.Batch(func(tx *bolt.Tx) error {
-		runs := tx.Bucket(bRuns)
-		var rec runRec
-		if !getJSON(runs, key, &rec) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.live[key]
+	if l == nil {
+		// A run no process produces: readers no longer matter.
+		found := false
+		s.db.View(func(tx *bolt.Tx) error { found = tx.Bucket(bRuns).Get([]byte(key)) != nil; return nil })
+		if !found {
 			return store.ErrNotFound
 		}
-		if !at.After(rec.Readers) {
-			return nil
-		}
-		rec.Readers = at
-		return putJSON(runs, key, rec)
-	})
+		return nil
+	}
+	if at.After(l.rec.Readers) {
+		l.rec.Readers = at
+	}
+	return nil
 }
 
 func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
@@ -328,6 +511,12 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 		if err != nil {
 			return nil, nil, err
 		}
+		s.mu.Lock()
+		if l := s.live[key]; l != nil {
+			rec.Lease, rec.Readers = l.rec.Lease, l.rec.Readers
+		}
+		s.mu.Unlock()
+		rec.Input = nil
 		if len(out) > 0 || rec.Done() || wait <= 0 {
 			return out, &rec.Run, nil
 		}
@@ -342,6 +531,18 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 			return nil, &rec.Run, ctx.Err()
 		}
 	}
+}
+
+func (s *Store) Input(_ context.Context, key string) ([]byte, error) {
+	var in []byte
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bRuns).Get([]byte(key)) == nil {
+			return store.ErrNotFound
+		}
+		in = slices.Clone(tx.Bucket(bInputs).Get([]byte(key)))
+		return nil
+	})
+	return in, err
 }
 
 func (s *Store) Thread(_ context.Context, key string) (*store.Thread, error) {
@@ -362,7 +563,8 @@ func (s *Store) Thread(_ context.Context, key string) (*store.Thread, error) {
 
 func (s *Store) Fold(_ context.Context, key string, version int64, snapshot []byte, folded, drop []string) error {
 	var dropped []string
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		dropped = dropped[:0]
 		threads, runs := tx.Bucket(bThreads), tx.Bucket(bRuns)
 		var t threadRec
 		if !getJSON(threads, key, &t) {
@@ -409,6 +611,9 @@ func (s *Store) Fold(_ context.Context, key string, version int64, snapshot []by
 // dropRun deletes a run of t in tx (t is written by the caller).
 func dropRun(tx *bolt.Tx, t *threadRec, rec *runRec) error {
 	if err := tx.Bucket(bRuns).Delete([]byte(rec.Key)); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bInputs).Delete([]byte(rec.Key)); err != nil {
 		return err
 	}
 	if err := tx.Bucket(bFrames).DeleteBucket([]byte(rec.Key)); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {

@@ -173,6 +173,7 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 			return nil, nil, store.ErrNotFound
 		}
 		rec := r.rec
+		rec.Input = nil
 		var out []store.Frame
 		for i := after; i < int64(len(r.frames)) && len(out) < max; i++ {
 			out = append(out, store.Frame{Seq: i + 1, Data: r.frames[i]}) // never modified in place
@@ -205,6 +206,16 @@ func (s *Store) Thread(_ context.Context, key string) (*store.Thread, error) {
 	c := *t
 	c.Runs = slices.Clone(t.Runs)
 	return &c, nil
+}
+
+func (s *Store) Input(_ context.Context, key string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.runs[key]
+	if r == nil {
+		return nil, store.ErrNotFound
+	}
+	return r.rec.Input, nil
 }
 
 // Run returns a copy of a run's record (tests).

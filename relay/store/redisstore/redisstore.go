@@ -245,21 +245,38 @@ func (s *Store) Touch(ctx context.Context, key string, at time.Time) error {
 
 // run reads a run's record.
 func (s *Store) run(ctx context.Context, key string) (*store.Run, error) {
-	m, err := s.rdb.HGetAll(ctx, s.k("run", key)).Result()
+	fields := []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded"}
+	vals, err := s.rdb.HMGet(ctx, s.k("run", key), fields...).Result()
 	if err != nil {
 		return nil, err
 	}
-	if len(m) == 0 {
+	if vals[0] == nil {
 		return nil, store.ErrNotFound
+	}
+	m := make(map[string]string, len(fields))
+	for i, f := range fields {
+		m[f], _ = vals[i].(string)
 	}
 	n := func(f string) int64 { v, _ := strconv.ParseInt(m[f], 10, 64); return v }
 	r := &store.Run{Key: key, Thread: m["thread"], Owner: m["owner"], Producer: m["producer"],
 		Started: fromMS(m["started"]), Frames: n("frames"), Bytes: n("bytes"), Outcome: m["outcome"],
 		Ended: fromMS(m["ended"]), Lease: fromMS(m["lease"]), Readers: fromMS(m["readers"]), Folded: m["folded"] == "1"}
-	if in := m["input"]; in != "" {
-		r.Input = []byte(in)
-	}
 	return r, nil
+}
+
+func (s *Store) Input(ctx context.Context, key string) ([]byte, error) {
+	vals, err := s.rdb.HMGet(ctx, s.k("run", key), "thread", "input").Result()
+	if err != nil {
+		return nil, err
+	}
+	if vals[0] == nil {
+		return nil, store.ErrNotFound
+	}
+	in, _ := vals[1].(string)
+	if in == "" {
+		return nil, nil
+	}
+	return []byte(in), nil
 }
 
 func toFrames(msgs []redis.XMessage) []store.Frame {
