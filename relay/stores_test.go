@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agui-reducer/agui/relay/internal/redistest"
+	"github.com/agui-reducer/agui/relay/redistest"
 	"github.com/agui-reducer/agui/relay/store"
 	"github.com/agui-reducer/agui/relay/store/boltstore"
 	"github.com/agui-reducer/agui/relay/store/memstore"

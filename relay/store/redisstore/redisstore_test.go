@@ -3,7 +3,7 @@ package redisstore
 import (
 	"testing"
 
-	"github.com/agui-reducer/agui/relay/internal/redistest"
+	"github.com/agui-reducer/agui/relay/redistest"
 	"github.com/agui-reducer/agui/relay/store"
 	"github.com/agui-reducer/agui/relay/store/storetest"
 )
