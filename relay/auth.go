@@ -26,8 +26,13 @@ import (
 const (
 	threadKeyHeader = "X-Agui-Thread-Key"
 	runHeader       = "X-Agui-Run"
-	keyLen          = 22 // base64url characters of derived keys (132 bits)
-	runKeyLen       = 16 // base64url characters of run keys (96 bits)
+	// lastEventIDHeader carries, with GET /threads/{id}?view=reducer, the
+	// id to resume the run going on from its start.
+	lastEventIDHeader = "X-Agui-Last-Event-ID"
+	// partialHeader says whether a tail=1 snapshot left messages out.
+	partialHeader = "X-Agui-Partial"
+	keyLen        = 22 // base64url characters of derived keys (132 bits)
+	runKeyLen     = 16 // base64url characters of run keys (96 bits)
 )
 
 func (s *Server) hash(parts ...string) string {

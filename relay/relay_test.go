@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/relay/store"
 )
 
@@ -42,7 +43,7 @@ func TestRunAndThread(t *testing.T) {
 		// The reducer view restores to the same conversation.
 		resp = get(t, rs.URL, "/threads/t1?view=reducer", map[string]string{threadKeyHeader: key})
 		b, _ := io.ReadAll(resp.Body)
-		if !strings.Contains(string(b), `"snapshot":{`) || !strings.Contains(string(b), `w0 w1 w2 w3 w4 `) {
+		if r := reducer.New(reducer.Options{}); !strings.Contains(string(b), `w0 w1 w2 w3 w4 `) || func() bool { _, err := r.Restore(b); return err != nil }() || len(r.State().Messages) != 4 {
 			t.Fatalf("reducer view %s", b)
 		}
 		// Without the key, or with another: nothing.

@@ -159,7 +159,7 @@ func sameOrigin(r *http.Request) bool {
 // Headers a cross-origin page may send and read.
 const (
 	corsAllowHeaders  = "Content-Type, Accept, Last-Event-ID, " + threadKeyHeader
-	corsExposeHeaders = threadKeyHeader + ", " + runHeader
+	corsExposeHeaders = threadKeyHeader + ", " + runHeader + ", " + lastEventIDHeader + ", " + partialHeader
 )
 
 // guard wraps every endpoint: Host first, then the origin (with CORS and

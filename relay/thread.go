@@ -1,10 +1,12 @@
 package relay
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer"
@@ -89,18 +91,56 @@ func (s *Server) applyRun(ctx context.Context, r *reducer.Reducer, run *store.Ru
 func (s *Server) unfolded(ctx context.Context, th *store.Thread) bool {
 	for _, k := range th.Runs {
 		_, run, err := s.store.Read(ctx, k, 0, 0, 0)
-		if err == nil && !run.Folded && run.Done() {
+		if err == nil && !inSnapshot(th, run) && run.Done() {
 			return true
 		}
 	}
 	return false
 }
 
+// inSnapshot reports whether the snapshot of th (as read) holds run.
+func inSnapshot(th *store.Thread, run *store.Run) bool {
+	return run.Folded && run.FoldedIn <= th.Version
+}
+
+// A thread's stored snapshot is two reducer snapshots, compact JSON
+// joined by a newline: the tail (the last TailMessages messages and the
+// state, what a page paints first) and the whole thread.
+
+// TailMessages is how many messages the tail snapshot keeps.
+const TailMessages = 50
+
+// splitSnapshot returns the tail and the whole snapshot of a stored one.
+func splitSnapshot(b []byte) (tail, full []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, b
+}
+
+// joinSnapshot is the stored form of r's state.
+func joinSnapshot(r *reducer.Reducer) []byte {
+	full := r.Snapshot()
+	tail := full
+	if n := len(r.State().Messages); n > TailMessages {
+		msgs, err := jsontree.Parse(r.AppendMessages(nil), jsontree.ParseOptions{})
+		if arr, ok := msgs.(*jsontree.Array); err == nil && ok {
+			arr.Elems = arr.Elems[len(arr.Elems)-TailMessages:]
+			t := reducer.New(reducer.Options{ThreadID: r.State().ThreadID})
+			t.SetMessages(arr)
+			t.SetState(r.State().State)
+			tail = t.Snapshot()
+		}
+	}
+	out := make([]byte, 0, len(tail)+1+len(full))
+	return append(append(append(out, tail...), '\n'), full...)
+}
+
 // restore is a reducer holding the thread's snapshot.
 func restore(th *store.Thread) *reducer.Reducer {
 	r := reducer.New(reducer.Options{})
-	if len(th.Snapshot) > 0 {
-		if _, err := r.Restore(th.Snapshot); err != nil {
+	if _, full := splitSnapshot(th.Snapshot); len(full) > 0 {
+		if _, err := r.Restore(full); err != nil {
 			r.Reset()
 		}
 	}
@@ -128,7 +168,7 @@ func (s *Server) fold(ctx context.Context, tk string) {
 			if err != nil {
 				continue
 			}
-			if run.Folded || stop || !run.Done() {
+			if inSnapshot(th, run) || stop || !run.Done() {
 				stop = stop || !run.Done()
 				runs = append(runs, kept{k, run.Bytes})
 				continue
@@ -142,7 +182,7 @@ func (s *Server) fold(ctx context.Context, tk string) {
 		if len(folded) == 0 {
 			return
 		}
-		snap := r.Snapshot()
+		snap := joinSnapshot(r)
 		// Compaction: the oldest folded runs go while the thread is over
 		// its bound (their content lives on in the snapshot).
 		total := int64(len(snap))
@@ -206,7 +246,7 @@ func (s *Server) view(ctx context.Context, th *store.Thread) (*reducer.Reducer, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if run.Folded {
+		if inSnapshot(th, run) {
 			continue
 		}
 		if !run.Done() {
@@ -263,6 +303,17 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, "store_unavailable", "the store failed: "+err.Error())
 		return
 	}
+	if !sse && r.URL.Query().Get("view") == "reducer" && th.Active == "" && !s.unfolded(ctx, th) {
+		// The stored snapshot is the answer: no fold, no copy. With
+		// tail=1, the last messages only, for a first paint.
+		tail, full := splitSnapshot(th.Snapshot)
+		if r.URL.Query().Get("tail") != "" {
+			w.Header().Set(partialHeader, strconv.FormatBool(len(tail) != len(full)))
+			full = tail
+		}
+		writeSnapshot(w, full, nil)
+		return
+	}
 	red, active, err := s.view(ctx, th)
 	if err != nil {
 		httpError(w, http.StatusServiceUnavailable, "store_unavailable", "the store failed: "+err.Error())
@@ -288,17 +339,16 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 		s.stream(w, r, active.Key, 0, pre)
 		return
 	}
+	if r.URL.Query().Get("view") == "reducer" {
+		writeSnapshot(w, red.Snapshot(), active)
+		return
+	}
 	b := []byte(`{"threadId":`)
 	b = jsontree.AppendString(b, threadID)
-	if r.URL.Query().Get("view") == "reducer" {
-		b = append(b, `,"snapshot":`...)
-		b = append(b, red.Snapshot()...)
-	} else {
-		b = append(b, `,"messages":`...)
-		b = red.AppendMessages(b)
-		b = append(b, `,"state":`...)
-		b = jsontree.AppendJSON(b, red.State().State)
-	}
+	b = append(b, `,"messages":`...)
+	b = red.AppendMessages(b)
+	b = append(b, `,"state":`...)
+	b = jsontree.AppendJSON(b, red.State().State)
 	b = append(b, `,"run":`...)
 	if active != nil {
 		rb, _ := json.Marshal(map[string]string{"lastEventId": eventID(active.Key, 0), "status": "running"})
@@ -311,6 +361,23 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Write(b)
+}
+
+// writeSnapshot answers the reducer view: the reducer's snapshot as the
+// body (what reducer.Restore and the web module's restore() take), the
+// cursor of the run going on in X-Agui-Last-Event-ID.
+func writeSnapshot(w http.ResponseWriter, snap []byte, active *store.Run) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if active != nil {
+		h.Set(lastEventIDHeader, eventID(active.Key, 0))
+	}
+	if len(snap) == 0 {
+		snap = reducer.New(reducer.Options{}).Snapshot()
+	}
+	w.Write(snap)
 }
 
 // deleteThread answers DELETE /threads/{threadId}.

@@ -46,6 +46,9 @@ type Run struct {
 	Lease   time.Time // the producer is alive until then (Renew)
 	Readers time.Time // a client was reading it then (Touch)
 	Folded  bool      // folded into its thread's snapshot
+	// FoldedIn is the thread's Version whose snapshot first holds the run:
+	// a reader that got the thread at an older version folds it itself.
+	FoldedIn int64
 }
 
 // Done reports whether nothing more will be appended.

@@ -585,7 +585,7 @@ func (s *Store) Fold(_ context.Context, key string, version int64, snapshot []by
 		for _, k := range folded {
 			var rec runRec
 			if getJSON(runs, k, &rec) && rec.Thread == key {
-				rec.Folded = true
+				rec.Folded, rec.FoldedIn = true, t.Version
 				if err := putJSON(runs, k, rec); err != nil {
 					return err
 				}

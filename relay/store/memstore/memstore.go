@@ -247,7 +247,7 @@ func (s *Store) Fold(_ context.Context, key string, version int64, snapshot []by
 	s.bytes += d
 	for _, k := range folded {
 		if r := s.runs[k]; r != nil && r.rec.Thread == key {
-			r.rec.Folded = true
+			r.rec.Folded, r.rec.FoldedIn = true, t.Version
 		}
 	}
 	for _, k := range drop {

@@ -245,7 +245,7 @@ func (s *Store) Touch(ctx context.Context, key string, at time.Time) error {
 
 // run reads a run's record.
 func (s *Store) run(ctx context.Context, key string) (*store.Run, error) {
-	fields := []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded"}
+	fields := []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded", "foldedin"}
 	vals, err := s.rdb.HMGet(ctx, s.k("run", key), fields...).Result()
 	if err != nil {
 		return nil, err
@@ -260,7 +260,7 @@ func (s *Store) run(ctx context.Context, key string) (*store.Run, error) {
 	n := func(f string) int64 { v, _ := strconv.ParseInt(m[f], 10, 64); return v }
 	r := &store.Run{Key: key, Thread: m["thread"], Owner: m["owner"], Producer: m["producer"],
 		Started: fromMS(m["started"]), Frames: n("frames"), Bytes: n("bytes"), Outcome: m["outcome"],
-		Ended: fromMS(m["ended"]), Lease: fromMS(m["lease"]), Readers: fromMS(m["readers"]), Folded: m["folded"] == "1"}
+		Ended: fromMS(m["ended"]), Lease: fromMS(m["lease"]), Readers: fromMS(m["readers"]), Folded: m["folded"] == "1", FoldedIn: n("foldedin")}
 	return r, nil
 }
 
@@ -388,7 +388,7 @@ local nf = tonumber(ARGV[6])
 for i = 1, nf do
   local rk = ARGV[6 + i]
   if redis.call('HGET', P .. 'run:' .. rk, 'thread') == ARGV[5] then
-    redis.call('HSET', P .. 'run:' .. rk, 'folded', 1)
+    redis.call('HSET', P .. 'run:' .. rk, 'folded', 1, 'foldedin', tonumber(v) + 1)
   end
 end
 for i = 7 + nf, #ARGV do

@@ -222,7 +222,7 @@ func testFoldAndDrop(t *testing.T, s store.Store) {
 	}
 	th2, _ := s.Thread(ctx, "t1")
 	_, r2 := frames(t, s, "r2", 0)
-	if string(th2.Snapshot) != `{"snap":1}` || th2.Version != th.Version+1 || len(th2.Runs) != 1 || th2.Runs[0] != "r2" || !r2.Folded {
+	if string(th2.Snapshot) != `{"snap":1}` || th2.Version != th.Version+1 || len(th2.Runs) != 1 || th2.Runs[0] != "r2" || !r2.Folded || r2.FoldedIn != th2.Version {
 		t.Fatalf("after fold: %+v, r2 %+v", th2, r2)
 	}
 	if th2.Bytes != int64(len(`{"snap":1}`))+r2.Bytes {
