@@ -121,7 +121,6 @@ func splitSnapshot(b []byte) (tail, full []byte) {
 // joinSnapshot is the stored form of r's state.
 func joinSnapshot(r *reducer.Reducer) []byte {
 	full := r.Snapshot()
-	tail := full
 	if n := len(r.State().Messages); n > TailMessages {
 		msgs, err := jsontree.Parse(r.AppendMessages(nil), jsontree.ParseOptions{})
 		if arr, ok := msgs.(*jsontree.Array); err == nil && ok {
@@ -129,11 +128,12 @@ func joinSnapshot(r *reducer.Reducer) []byte {
 			t := reducer.New(reducer.Options{ThreadID: r.State().ThreadID})
 			t.SetMessages(arr)
 			t.SetState(r.State().State)
-			tail = t.Snapshot()
+			tail := t.Snapshot()
+			out := make([]byte, 0, len(tail)+1+len(full))
+			return append(append(append(out, tail...), '\n'), full...)
 		}
 	}
-	out := make([]byte, 0, len(tail)+1+len(full))
-	return append(append(append(out, tail...), '\n'), full...)
+	return full // the whole thread is its own tail
 }
 
 // restore is a reducer holding the thread's snapshot.
