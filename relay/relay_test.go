@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -397,4 +398,71 @@ func TestGuards(t *testing.T) {
 	close(a.gate)
 	readFrames(r1.Body, nil)
 	r1.Body.Close()
+}
+
+// TestTailSnapshot: past TailMessages messages the thread keeps a tail
+// snapshot (?view=reducer&tail=1) of the last ones and the state, marked
+// partial; the whole snapshot is unchanged.
+func TestTailSnapshot(t *testing.T) {
+	up := newUpstream(t, &fakeAgent{n: 2})
+	_, rs := newRelay(t, up.URL, nil, nil)
+	key := randomKey(keyLen)
+	hk := map[string]string{threadKeyHeader: key}
+	var msgs []string
+	for i := range TailMessages/2 + 3 {
+		msgs = append(msgs, "q"+strings.Repeat("x", i))
+		resp := post(t, rs.URL, runInput("t1", "r"+strconv.Itoa(i), msgs...), hk)
+		readFrames(resp.Body, nil)
+		resp.Body.Close()
+	}
+	restoreBody := func(q string) (*reducer.Reducer, string) {
+		resp := get(t, rs.URL, "/threads/t1?view=reducer"+q, hk)
+		b, _ := io.ReadAll(resp.Body)
+		r := reducer.New(reducer.Options{})
+		if _, err := r.Restore(b); err != nil {
+			t.Fatalf("restore %s: %v", q, err)
+		}
+		return r, resp.Header.Get(partialHeader)
+	}
+	full, _ := restoreBody("")
+	tail, partial := restoreBody("&tail=1")
+	fm, tm := full.State().Messages, tail.State().Messages
+	if len(fm) != TailMessages+6 || len(tm) != TailMessages || partial != "true" {
+		t.Fatalf("full %d messages, tail %d (partial %q)", len(fm), len(tm), partial)
+	}
+	for i, m := range tm {
+		if m.ID != fm[len(fm)-TailMessages+i].ID {
+			t.Fatalf("tail message %d is %s, want %s", i, m.ID, fm[len(fm)-TailMessages+i].ID)
+		}
+	}
+	if string(reducerState(full)) != string(reducerState(tail)) {
+		t.Fatalf("tail state %s, full %s", reducerState(tail), reducerState(full))
+	}
+}
+
+// TestIDsDoNotCollide: two clients with the same threadId and runId get
+// two threads and two runs; run keys and thread keys say nothing of the
+// request.
+func TestIDsDoNotCollide(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func(testing.TB) store.Store) {
+		up := newUpstream(t, &fakeAgent{n: 2})
+		_, rs := newRelay(t, up.URL, open(t), func(c *Config) { c.AuthHeader = "Authorization" })
+		ids := map[string]bool{}
+		for _, who := range []string{"alice", "bob"} {
+			resp := post(t, rs.URL, runInput("thread-1", "run-1", "I am "+who), map[string]string{"Authorization": who})
+			fs := readFrames(resp.Body, nil)
+			resp.Body.Close()
+			k, _, _ := parseEventID(fs[0].ID)
+			if ids[k] || strings.Contains(fs[0].ID, "run-1") {
+				t.Fatalf("run id %s repeats or reveals the request", fs[0].ID)
+			}
+			ids[k] = true
+		}
+		for _, who := range []string{"alice", "bob"} {
+			v, st, body := loadThread(t, rs.URL, "thread-1", map[string]string{"Authorization": who})
+			if st != 200 || len(v.Messages) != 2 || !strings.Contains(string(v.Messages[0]), "I am "+who) {
+				t.Fatalf("%s's thread: %d %s", who, st, body)
+			}
+		}
+	})
 }

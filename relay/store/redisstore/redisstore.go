@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -30,8 +31,9 @@ import (
 
 // Store is a store.Store in Redis.
 type Store struct {
-	rdb    *redis.Client
-	prefix string
+	rdb     *redis.Client
+	prefix  string
+	threads sync.Map // run key → thread key, of runs seen (never changes)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -133,6 +135,7 @@ return 'ok'
 `)
 
 func (s *Store) Create(ctx context.Context, r *store.Run) error {
+	s.threads.Store(r.Key, r.Thread)
 	return answer(createScript.Run(ctx, s.rdb,
 		[]string{s.k("run", r.Key), s.k("thread", r.Thread), s.k("runs", r.Thread), s.k("updated"), s.k("usage")},
 		r.Key, r.Thread, r.Owner, r.Producer, ms(r.Started), r.Input, ms(r.Lease), ms(r.Readers)).Result())
@@ -169,9 +172,15 @@ func (s *Store) runKeys(key, thread string) []string {
 
 // threadOf is the thread of run key (from its record).
 func (s *Store) threadOf(ctx context.Context, key string) (string, error) {
+	if t, ok := s.threads.Load(key); ok {
+		return t.(string), nil // the scripts still check that the run exists
+	}
 	t, err := s.rdb.HGet(ctx, s.k("run", key), "thread").Result()
 	if errors.Is(err, redis.Nil) {
 		return "", store.ErrNotFound
+	}
+	if err == nil {
+		s.threads.Store(key, t)
 	}
 	return t, err
 }
@@ -209,7 +218,11 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 	if data != nil {
 		has = "1"
 	}
-	return answer(finishScript.Run(ctx, s.rdb, s.runKeys(key, thread), seq, data, has, outcome, ms(time.Now()), key).Result())
+	err = answer(finishScript.Run(ctx, s.rdb, s.runKeys(key, thread), seq, data, has, outcome, ms(time.Now()), key).Result())
+	if err == nil || errors.Is(err, store.ErrDone) || errors.Is(err, store.ErrNotFound) {
+		s.threads.Delete(key) // no more appends
+	}
+	return err
 }
 
 var renewScript = redis.NewScript(`
