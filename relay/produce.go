@@ -94,6 +94,9 @@ func (s *Server) produce(run *store.Run, body []byte, hdr http.Header) {
 	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
 	defer scancel()
 	s.fold(sctx, run.Thread)
+	if used, err := s.store.Usage(sctx); err == nil && used > s.cfg.MaxStoreBytes {
+		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
+	}
 }
 
 // heartbeat renews the lease and stops a run nobody reads.

@@ -341,16 +341,20 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 	for _, st := range res {
 		out = append(out, toFrames(st.Messages)...)
 	}
-	if len(out) > 0 || r.Done() {
-		if r2, err := s.run(ctx, key); err == nil {
-			r = r2
+	if len(out) > 0 {
+		// r is older than the frames; the next Read brings it up to date
+		// (a caller ends a run on its record only when a Read brings no
+		// frame).
+		if last := out[len(out)-1].Seq; last > r.Frames {
+			r.Frames = last
 		}
-	} else if r2, err := s.run(ctx, key); err == nil {
-		r = r2 // finished meanwhile without a frame, or lease news
-	} else {
+		return out, r, nil
+	}
+	r, err = s.run(ctx, key) // finished meanwhile without a frame, or lease news
+	if err != nil {
 		return nil, nil, err
 	}
-	return out, r, nil
+	return nil, r, nil
 }
 
 func (s *Store) Thread(ctx context.Context, key string) (*store.Thread, error) {
