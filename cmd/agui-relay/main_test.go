@@ -412,3 +412,35 @@ func TestEmbeddedRestart(t *testing.T) {
 		t.Fatalf("the cut thread: %s", body)
 	}
 }
+
+// TestRedisRestartWithoutPersistence: Redis without persistence restarts
+// mid-run and forgets the run: the client's stream ends with a RUN_ERROR
+// saying so (relay_run_lost, or relay_store_unavailable while Redis is
+// unreachable), never hangs, and repeats no frame.
+func TestRedisRestartWithoutPersistence(t *testing.T) {
+	rd := redistest.Start(t, false)
+	demo := startDemo(t, "1")
+	a := startRelay(t, demo.URL, rd.URL(), "-lease", "3s")
+	c := newClient(t)
+	resp := c.do("POST", a.URL+"/agent", input, nil)
+	var got []frame
+	var cut bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		got, cut = read(t, resp, -1, 30*time.Second)
+	}()
+	time.Sleep(400 * time.Millisecond)
+	rd.Restart(200 * time.Millisecond)
+	wg.Wait()
+	if cut {
+		t.Fatal("the stream hung after Redis lost the run")
+	}
+	last := got[len(got)-1]
+	checkSeq(t, got[:len(got)-1])
+	if last.ID != "" || (typeOf(last.Data) != "RUN_ERROR:relay_run_lost" && typeOf(last.Data) != "RUN_ERROR:relay_store_unavailable") {
+		t.Fatalf("ended with %+v", last)
+	}
+	t.Logf("%d frames, then %s", len(got)-1, typeOf(last.Data))
+}
