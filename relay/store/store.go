@@ -60,7 +60,7 @@ type Thread struct {
 	Runs    []string
 	Active  string    // the key of the run being produced, or ""
 	Bytes   int64     // Snapshot plus the kept runs' bytes
-	Updated time.Time // last run started or folded
+	Updated time.Time // last run started, finished or folded
 }
 
 // Limits bound what a store keeps; Sweep applies them.
@@ -68,6 +68,10 @@ type Limits struct {
 	// MaxBytes bounds all threads together: past it, Sweep deletes the
 	// least recently updated threads without an active run.
 	MaxBytes int64
+	// MaxThreads bounds the number of threads the same way (0: none). A
+	// run log with one thread per run (cmd/agui-demo's) bounds its runs
+	// with it.
+	MaxThreads int
 	// Retention deletes threads not updated for that long (0: never).
 	Retention time.Duration
 	// RunTTL drops the frames of a folded run that ended that long ago

@@ -346,12 +346,8 @@ func (s *Store) commit() {
 			rec.Lease, rec.Readers = j.rec.Lease, j.rec.Readers
 			if j.end && !rec.Done() {
 				rec.Outcome, rec.Ended = j.rec.Outcome, j.rec.Ended
-				var t threadRec
-				if getJSON(threads, rec.Thread, &t) && t.Active == j.key {
-					t.Active = ""
-					if err := putJSON(threads, rec.Thread, t); err != nil {
-						return err
-					}
+				if err := endThreadRun(threads, rec.Thread, j.key, rec.Ended); err != nil {
+					return err
 				}
 			}
 			if err := putJSON(runs, j.key, rec); err != nil {
@@ -423,13 +419,8 @@ func (s *Store) finishCold(key string, seq int64, data []byte, outcome string) e
 			}
 		}
 		rec.Outcome, rec.Ended = outcome, time.Now()
-		threads := tx.Bucket(bThreads)
-		var t threadRec
-		if getJSON(threads, rec.Thread, &t) && t.Active == key {
-			t.Active = ""
-			if err := putJSON(threads, rec.Thread, t); err != nil {
-				return err
-			}
+		if err := endThreadRun(tx.Bucket(bThreads), rec.Thread, key, rec.Ended); err != nil {
+			return err
 		}
 		return putJSON(runs, key, rec)
 	})
@@ -437,6 +428,19 @@ func (s *Store) finishCold(key string, seq int64, data []byte, outcome string) e
 		s.notify(key)
 	}
 	return err
+}
+
+// endThreadRun records in its thread that run key ended at t.
+func endThreadRun(threads *bolt.Bucket, thread, key string, t time.Time) error {
+	var th threadRec
+	if !getJSON(threads, thread, &th) {
+		return nil
+	}
+	if th.Active == key {
+		th.Active = ""
+	}
+	th.Updated = t
+	return putJSON(threads, thread, th)
 }
 
 func (s *Store) Renew(_ context.Context, key string, lease time.Time) (time.Time, error) {
@@ -704,10 +708,13 @@ func (s *Store) Sweep(_ context.Context, now time.Time, lim store.Limits) (store
 			}
 			live = append(live, e)
 		}
-		if lim.MaxBytes > 0 && usage(tx) > lim.MaxBytes {
+		over := func(n int) bool {
+			return lim.MaxBytes > 0 && usage(tx) > lim.MaxBytes || lim.MaxThreads > 0 && n > lim.MaxThreads
+		}
+		if n := len(live); over(n) {
 			slices.SortFunc(live, func(a, b entry) int { return a.t.Updated.Compare(b.t.Updated) })
 			for _, e := range live {
-				if usage(tx) <= lim.MaxBytes {
+				if !over(n) {
 					break
 				}
 				if e.t.Active != "" {
@@ -720,6 +727,7 @@ func (s *Store) Sweep(_ context.Context, now time.Time, lim store.Limits) (store
 					return err
 				}
 				gone = append(gone, ks...)
+				n--
 			}
 		}
 		sw.Bytes = before - usage(tx)

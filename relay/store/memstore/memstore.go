@@ -119,8 +119,11 @@ func (s *Store) Finish(_ context.Context, key string, seq int64, data []byte, ou
 		s.add(r, data)
 	}
 	r.rec.Outcome, r.rec.Ended = outcome, time.Now()
-	if t := s.threads[r.rec.Thread]; t != nil && t.Active == key {
-		t.Active = ""
+	if t := s.threads[r.rec.Thread]; t != nil {
+		if t.Active == key {
+			t.Active = ""
+		}
+		t.Updated = r.rec.Ended
 	}
 	close(r.changed)
 	r.changed = make(chan struct{})
@@ -306,7 +309,7 @@ func (s *Store) Sweep(_ context.Context, now time.Time, lim store.Limits) (store
 			}
 		}
 	}
-	for lim.MaxBytes > 0 && s.bytes > lim.MaxBytes {
+	for lim.MaxBytes > 0 && s.bytes > lim.MaxBytes || lim.MaxThreads > 0 && len(s.threads) > lim.MaxThreads {
 		var victim *store.Thread
 		for _, t := range s.threads {
 			if t.Active == "" && (victim == nil || t.Updated.Before(victim.Updated)) {

@@ -189,6 +189,10 @@ else
 end
 redis.call('HSET', KEYS[1], 'outcome', ARGV[4], 'ended', ARGV[5])
 if redis.call('HGET', KEYS[3], 'active') == ARGV[6] then redis.call('HSET', KEYS[3], 'active', '') end
+if redis.call('EXISTS', KEYS[3]) == 1 then
+  redis.call('HSET', KEYS[3], 'updated', ARGV[5])
+  redis.call('ZADD', KEYS[6], ARGV[5], ARGV[7])
+end
 redis.call('ZADD', KEYS[5], ARGV[5], ARGV[6])
 return 'ok'
 `)
@@ -202,7 +206,7 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 	if data != nil {
 		has = "1"
 	}
-	err = answer(finishScript.Run(ctx, s.rdb, s.runKeys(key, thread), seq, data, has, outcome, ms(time.Now()), key).Result())
+	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.k("updated")), seq, data, has, outcome, ms(time.Now()), key, thread).Result())
 	if err == nil || errors.Is(err, store.ErrDone) || errors.Is(err, store.ErrNotFound) {
 		s.threads.Delete(key) // no more appends
 	}
@@ -515,9 +519,22 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 			}
 		}
 	}
-	for round := 0; lim.MaxBytes > 0 && round < 100; round++ {
+	over := func() (bool, error) {
 		used, err := s.Usage(ctx)
-		if err != nil || used <= lim.MaxBytes {
+		if err != nil {
+			return false, err
+		}
+		if lim.MaxBytes > 0 && used > lim.MaxBytes {
+			return true, nil
+		}
+		if lim.MaxThreads > 0 {
+			n, err := s.rdb.ZCard(ctx, s.k("updated")).Result()
+			return n > int64(lim.MaxThreads), err
+		}
+		return false, nil
+	}
+	for round := 0; (lim.MaxBytes > 0 || lim.MaxThreads > 0) && round < 100; round++ {
+		if o, err := over(); err != nil || !o {
 			return sw, err
 		}
 		keys, err := s.rdb.ZRange(ctx, s.k("updated"), 0, 63).Result()
@@ -534,7 +551,7 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 				progress = true
 				sw.Threads++
 				sw.Runs += n
-				if used, err := s.Usage(ctx); err != nil || used <= lim.MaxBytes {
+				if o, err := over(); err != nil || !o {
 					return sw, err
 				}
 			}

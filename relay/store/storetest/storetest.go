@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SweepMaxBytes", testSweepMaxBytes},
 		{"Delete", testDelete},
 		{"LeaseAndReaders", testLeaseAndReaders},
+		{"SweepMaxThreads", testSweepMaxThreads},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -328,5 +329,29 @@ func testLeaseAndReaders(t *testing.T, s store.Store) {
 	must(t, s.Finish(ctx, "r1", 1, nil, store.OutcomeFinished))
 	if _, err := s.Renew(ctx, "r1", lease); !errors.Is(err, store.ErrDone) {
 		t.Fatalf("renew after finish: %v", err)
+	}
+}
+
+// testSweepMaxThreads: past MaxThreads the threads least recently updated
+// (a run's end counts) go, never one with a run going on.
+func testSweepMaxThreads(t *testing.T, s store.Store) {
+	for i := range 4 {
+		th := fmt.Sprintf("t%d", i)
+		must(t, s.Create(ctx, newRun("r"+th, th, "o1")))
+		time.Sleep(2 * time.Millisecond)
+	}
+	// t0 ends last: the most recently updated of the idle ones.
+	for _, i := range []int{1, 2, 0} {
+		time.Sleep(2 * time.Millisecond)
+		must(t, s.Finish(ctx, fmt.Sprintf("rt%d", i), 1, []byte(`{}`), store.OutcomeFinished))
+	}
+	flush(s)
+	sw, err := s.Sweep(ctx, time.Now(), store.Limits{MaxThreads: 2})
+	must(t, err)
+	for i, want := range []bool{true, false, false, true} {
+		_, err := s.Thread(ctx, fmt.Sprintf("t%d", i))
+		if (err == nil) != want {
+			t.Fatalf("thread t%d kept=%v, want %v (swept %+v)", i, err == nil, want, sw)
+		}
 	}
 }
