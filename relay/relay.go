@@ -244,11 +244,19 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
 		return
 	}
-	if s.producing.Load() >= int64(s.cfg.MaxRuns) {
+	// A producer's slot, taken now and given back unless the run starts.
+	if s.producing.Add(1) > int64(s.cfg.MaxRuns) {
+		s.producing.Add(-1)
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, "too_many_runs", "the relay produces "+strconv.Itoa(s.cfg.MaxRuns)+" runs already (-max-runs)")
 		return
 	}
+	started := false
+	defer func() {
+		if !started {
+			s.producing.Add(-1)
+		}
+	}()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
 	defer cancel()
 	tk := s.threadKey(owner, in.ThreadID)
@@ -275,7 +283,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 			hdr[k] = v
 		}
 	}
-	s.producing.Add(1)
+	started = true
 	s.wg.Add(1)
 	go s.produce(run, body, hdr)
 	w.Header().Set(runHeader, run.Key)
