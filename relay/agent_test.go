@@ -89,7 +89,9 @@ func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e = `{"type":"TEXT_MESSAGE_CONTENT","messageId":"x","delta":"` + strings.Repeat("y", 4<<20) + `"}`
 		}
 		fmt.Fprintf(w, "id: up-%d\ndata: %s\n\n", i, e)
-		rc.Flush()
+		if rc.Flush() != nil || r.Context().Err() != nil {
+			return // the relay hung up
+		}
 		if a.delay > 0 {
 			time.Sleep(a.delay)
 		}
