@@ -26,8 +26,8 @@ func newRelay(t testing.TB, upstream string, st store.Store, tweak func(*Config)
 		st = memstore.New()
 	}
 	u, _ := url.Parse(upstream)
-	cfg := Config{Store: st, Upstream: u, Lease: 600 * time.Millisecond, Grace: 2 * time.Second,
-		UpstreamIdle: 2 * time.Second, StoreTimeout: 2 * time.Second, SweepEvery: -1}
+	cfg := Config{Store: st, Upstream: u, Lease: 2 * time.Second, Grace: 2 * time.Second,
+		UpstreamIdle: 10 * time.Second, StoreTimeout: 2 * time.Second, SweepEvery: -1}
 	if tweak != nil {
 		tweak(&cfg)
 	}

@@ -177,7 +177,11 @@ func TestMisbehavingUpstream(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.misbehave, func(t *testing.T) {
 			up := newUpstream(t, &fakeAgent{n: 10, misbehave: c.misbehave})
-			_, rs := newRelay(t, up.URL, nil, func(cfg *Config) { cfg.UpstreamIdle = 300 * time.Millisecond })
+			_, rs := newRelay(t, up.URL, nil, func(cfg *Config) {
+				if c.misbehave == "stall" {
+					cfg.UpstreamIdle = 300 * time.Millisecond
+				}
+			})
 			resp := post(t, rs.URL, runInput("t1", "r1", "hello"), nil)
 			fs := readFrames(resp.Body, nil)
 			resp.Body.Close()

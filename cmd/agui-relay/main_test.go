@@ -149,7 +149,7 @@ func startDemo(t *testing.T, speed string) *proc {
 func startRelay(t *testing.T, upstream, store string, extra ...string) *proc {
 	relay, _ := binaries(t)
 	args := append([]string{"-addr", "127.0.0.1:0", "-upstream", upstream + "/agent", "-store", store,
-		"-lease", "1s", "-grace", "20s", "-store-timeout", "5s"}, extra...)
+		"-lease", "2s", "-grace", "20s", "-store-timeout", "5s"}, extra...)
 	return start(t, t.TempDir(), relay, "agui-relay: listening on ", args...)
 }
 
@@ -298,7 +298,7 @@ func TestTwoInstancesClientKilled(t *testing.T) {
 
 // TestTwoInstancesProducerKilled: the instance producing a run is
 // SIGKILLed while a client reads the run through the other: the client's
-// stream ends with RUN_ERROR relay_producer_lost (within the lease, 1 s,
+// stream ends with RUN_ERROR relay_producer_lost (within the lease, 2 s,
 // plus a read), and the log up to that point stays readable there.
 func TestTwoInstancesProducerKilled(t *testing.T) {
 	rd := redistest.Start(t, false)
@@ -400,7 +400,7 @@ func TestEmbeddedRestart(t *testing.T) {
 		}
 	}
 	var body []byte
-	for i := 0; i < 100; i++ { // the cut run ends when its lease (1 s) expires
+	for i := 0; i < 200; i++ { // the cut run ends when its lease (2 s) expires
 		resp := c.do("GET", b.URL+"/threads/t1", "", nil)
 		body, _ = io.ReadAll(resp.Body)
 		if strings.Contains(string(body), `"run":null`) {
