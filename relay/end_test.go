@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agui-reducer/agui/relay/store"
+	"github.com/agui-reducer/agui/relay/store/memstore"
 )
 
 // TestRelayEnds: the run limits and a shutdown end a run with their
@@ -85,4 +88,32 @@ func TestDeleteThread(t *testing.T) {
 	if resp.StatusCode != 410 || !strings.Contains(string(b), "resume_unavailable") {
 		t.Fatalf("resume of a deleted run: %d %s", resp.StatusCode, b)
 	}
+}
+
+// TestSweepReapsLostRuns: a run whose producer is gone (its lease
+// expired: another instance crashed, or this one before a restart) is
+// ended by the sweeper even when no client reads it, so its thread takes
+// new runs and can be evicted.
+func TestSweepReapsLostRuns(t *testing.T) {
+	st := memstore.New()
+	up := newUpstream(t, &fakeAgent{n: 1})
+	_, _ = newRelay(t, up.URL, st, func(c *Config) { c.SweepEvery = 50 * time.Millisecond })
+	ctx := t.Context()
+	old := time.Now().Add(-time.Minute)
+	if err := st.Create(ctx, &store.Run{Key: "lostlostlostlost", Thread: "th", Owner: "o", Producer: "gone", Started: old, Lease: old}); err != nil {
+		t.Fatal(err)
+	}
+	st.Append(ctx, "lostlostlostlost", 1, []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`), old)
+	waitFor(t, "the lost run to be ended", 10*time.Second, func() bool {
+		r, _ := st.Run("lostlostlostlost")
+		return r.Done()
+	})
+	fs, r, _ := st.Read(ctx, "lostlostlostlost", 0, 10, 0)
+	if len(fs) != 2 || eventType(string(fs[1].Data)) != "RUN_ERROR:"+CodeProducerLost || r.Outcome != store.OutcomeError {
+		t.Fatalf("lost run: %d frames, %+v", len(fs), r)
+	}
+	waitFor(t, "the thread to be folded", 10*time.Second, func() bool {
+		th, _ := st.Thread(ctx, "th")
+		return th != nil && th.Active == "" && len(th.Snapshot) > 0
+	})
 }

@@ -129,8 +129,24 @@ func (s *Server) sweeper() {
 		case <-s.ctx.Done():
 			return
 		case <-t.C:
+			s.reapLost()
 			s.sweep()
 		}
+	}
+}
+
+// reapLost ends the runs whose producer is gone, read by a client or not,
+// so that their threads can be folded, evicted and run again.
+func (s *Server) reapLost() {
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.StoreTimeout)
+	defer cancel()
+	keys, err := s.store.Running(ctx, 1000)
+	if err != nil {
+		s.cfg.Logf("sweep: %v", err)
+		return
+	}
+	for _, k := range keys {
+		s.reapIfLost(ctx, k)
 	}
 }
 

@@ -142,6 +142,11 @@ type Store interface {
 	// Sweep applies the limits at time now.
 	Sweep(ctx context.Context, now time.Time, lim Limits) (Swept, error)
 
+	// Running returns the keys of the runs not finished (at most max), so
+	// that runs whose producer is gone can be ended even when no client
+	// reads them.
+	Running(ctx context.Context, max int) ([]string, error)
+
 	// Usage is the bytes kept, all threads together.
 	Usage(ctx context.Context) (int64, error)
 

@@ -746,6 +746,20 @@ func usage(tx *bolt.Tx) int64 {
 	return 0
 }
 
+func (s *Store) Running(_ context.Context, max int) ([]string, error) {
+	var out []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bThreads).ForEach(func(_, v []byte) error {
+			var t threadRec
+			if len(out) < max && json.Unmarshal(v, &t) == nil && t.Active != "" {
+				out = append(out, t.Active)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
 func (s *Store) Usage(context.Context) (int64, error) {
 	var n int64
 	err := s.db.View(func(tx *bolt.Tx) error { n = usage(tx); return nil })

@@ -327,6 +327,18 @@ func (s *Store) Sweep(_ context.Context, now time.Time, lim store.Limits) (store
 	return sw, nil
 }
 
+func (s *Store) Running(_ context.Context, max int) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for k, r := range s.runs {
+		if !r.rec.Done() && len(out) < max {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
 func (s *Store) Usage(context.Context) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

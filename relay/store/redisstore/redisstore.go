@@ -115,13 +115,14 @@ redis.call('HSET', KEYS[2], 'active', ARGV[1], 'updated', ARGV[5])
 redis.call('HINCRBY', KEYS[2], 'bytes', n)
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[2])
 redis.call('INCRBY', KEYS[5], n)
+redis.call('SADD', KEYS[6], ARGV[1])
 return 'ok'
 `)
 
 func (s *Store) Create(ctx context.Context, r *store.Run) error {
 	s.threads.Store(r.Key, r.Thread)
 	return answer(createScript.Run(ctx, s.rdb,
-		[]string{s.k("run", r.Key), s.k("thread", r.Thread), s.k("runs", r.Thread), s.k("updated"), s.k("usage")},
+		[]string{s.k("run", r.Key), s.k("thread", r.Thread), s.k("runs", r.Thread), s.k("updated"), s.k("usage"), s.k("running")},
 		r.Key, r.Thread, r.Owner, r.Producer, ms(r.Started), r.Input, ms(r.Lease), ms(r.Readers)).Result())
 }
 
@@ -194,6 +195,7 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
   redis.call('ZADD', KEYS[6], ARGV[5], ARGV[7])
 end
 redis.call('ZADD', KEYS[5], ARGV[5], ARGV[6])
+redis.call('SREM', KEYS[7], ARGV[6])
 return 'ok'
 `)
 
@@ -206,7 +208,7 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 	if data != nil {
 		has = "1"
 	}
-	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.k("updated")), seq, data, has, outcome, ms(time.Now()), key, thread).Result())
+	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.k("updated"), s.k("running")), seq, data, has, outcome, ms(time.Now()), key, thread).Result())
 	if err == nil || errors.Is(err, store.ErrDone) || errors.Is(err, store.ErrNotFound) {
 		s.threads.Delete(key) // no more appends
 	}
@@ -373,6 +375,7 @@ local function droprun(P, rk)
   redis.call('DEL', P .. 'run:' .. rk, P .. 'frames:' .. rk)
   redis.call('LREM', KEYS[2], 0, rk)
   redis.call('ZREM', P .. 'ended', rk)
+  redis.call('SREM', P .. 'running', rk)
   if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'bytes', 0 - rb) end
   redis.call('INCRBY', KEYS[3], 0 - rb)
 end
@@ -561,6 +564,14 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 		}
 	}
 	return sw, nil
+}
+
+func (s *Store) Running(ctx context.Context, max int) ([]string, error) {
+	keys, _, err := s.rdb.SScan(ctx, s.k("running"), 0, "", int64(max)).Result()
+	if len(keys) > max {
+		keys = keys[:max]
+	}
+	return keys, err
 }
 
 func (s *Store) Usage(ctx context.Context) (int64, error) {

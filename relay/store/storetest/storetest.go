@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Delete", testDelete},
 		{"LeaseAndReaders", testLeaseAndReaders},
 		{"SweepMaxThreads", testSweepMaxThreads},
+		{"Running", testRunning},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -353,5 +354,22 @@ func testSweepMaxThreads(t *testing.T, s store.Store) {
 		if (err == nil) != want {
 			t.Fatalf("thread t%d kept=%v, want %v (swept %+v)", i, err == nil, want, sw)
 		}
+	}
+}
+
+func testRunning(t *testing.T, s store.Store) {
+	must(t, s.Create(ctx, newRun("r1", "t1", "o1")))
+	must(t, s.Create(ctx, newRun("r2", "t2", "o1")))
+	must(t, s.Finish(ctx, "r2", 1, nil, store.OutcomeFinished))
+	flush(s)
+	keys, err := s.Running(ctx, 100)
+	must(t, err)
+	if len(keys) != 1 || keys[0] != "r1" {
+		t.Fatalf("running %v, want [r1]", keys)
+	}
+	must(t, s.Finish(ctx, "r1", 1, nil, store.OutcomeError))
+	flush(s)
+	if keys, _ := s.Running(ctx, 100); len(keys) != 0 {
+		t.Fatalf("running %v after the end", keys)
 	}
 }
