@@ -182,8 +182,13 @@ func TestRetentionAndCompaction(t *testing.T) {
 		}
 		return th
 	}
+	// The fold (and compaction) follows a run's end.
+	waitFor(t, "thread a's compaction", 10*time.Second, func() bool {
+		th := ownerKey("a")
+		return th != nil && th.Version == 3
+	})
 	th := ownerKey("a")
-	if th == nil || len(th.Runs) >= 3 || th.Bytes > 8<<10+3000 {
+	if len(th.Runs) >= 3 || th.Bytes > 8<<10+3000 {
 		t.Fatalf("thread a after compaction: %+v", th)
 	}
 	v, _, body := loadThread(t, rs.URL, "a", hk)

@@ -340,7 +340,15 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.URL.Query().Get("view") == "reducer" {
-		writeSnapshot(w, red.Snapshot(), active)
+		snap := red.Snapshot()
+		if r.URL.Query().Get("tail") != "" {
+			// A run ended and not folded yet, or one going on: the tail
+			// is made now.
+			tail, full := splitSnapshot(joinSnapshot(red))
+			w.Header().Set(partialHeader, strconv.FormatBool(len(tail) != len(full)))
+			snap = tail
+		}
+		writeSnapshot(w, snap, active)
 		return
 	}
 	b := []byte(`{"threadId":`)
