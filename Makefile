@@ -3,7 +3,7 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures
+.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures test-relay bench-relay
 
 all: test
 
@@ -16,6 +16,18 @@ vet:
 
 test-go:
 	$(GO) test -count=1 ./...
+
+## test-relay: the relay alone (part of test-go): its stores against real
+## bbolt files and Redis servers the tests start (/usr/bin/redis-server),
+## and the command as processes killed mid-run (docs/relay.md)
+test-relay:
+	$(GO) test -count=1 ./relay/... ./cmd/agui-relay/
+
+## bench-relay: the relay's benchmarks (docs/relay.md, "Figures"): loading
+## a 10,000-message thread against replaying it, the overhead per event,
+## events per second with 100 concurrent runs (memory, bbolt, Redis)
+bench-relay:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./relay/
 
 ## wasm: web/dist/agui.wasm (+ .gz, .br) and the matching wasm_exec.js
 wasm:
@@ -96,6 +108,7 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## bench/results-agent.json. Timings never gate make test.
 bench: wasm bench/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./relay/
 	node bench/node.mjs
 	node bench/browser.mjs
 	node bench/agent.mjs

@@ -1,0 +1,160 @@
+// Command agui-relay puts persistent, resumable threads in front of any
+// AG-UI agent (package relay; docs/relay.md).
+//
+//	go run ./cmd/agui-relay -upstream http://127.0.0.1:8000/agent
+//
+// Clients POST /agent as to the agent itself; every frame of the answer
+// carries an SSE id, a dropped client resumes with Last-Event-ID, and
+// GET /threads/{threadId} answers with the conversation as it stands.
+// Threads are kept in an embedded file by default (-store bolt:PATH), in
+// memory (-store memory:) or in Redis for many instances
+// (-store redis://HOST:PORT/DB).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agui-reducer/agui/relay"
+	"github.com/agui-reducer/agui/relay/store"
+	"github.com/agui-reducer/agui/relay/store/boltstore"
+	"github.com/agui-reducer/agui/relay/store/memstore"
+	"github.com/agui-reducer/agui/relay/store/redisstore"
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("agui-relay: ")
+	addr := flag.String("addr", "127.0.0.1:8090", "listen address (\":0\" picks a free port; the URL is printed)")
+	upstream := flag.String("upstream", "", "URL of the AG-UI agent (required)")
+	dialectName := flag.String("upstream-dialect", "", "the agent's dialect (sse-contract, tanstack, streaming, auto; docs/dialects.md): its events are stored and sent as canonical AG-UI")
+	upHeaders := flag.String("upstream-headers", "", "request headers passed to the agent besides Content-Type and Accept (comma-separated, e.g. Authorization)")
+	storeURL := flag.String("store", "bolt:agui-relay.db", "where threads are kept: bolt:PATH (one machine), redis://HOST:PORT/DB (many instances) or memory: (none kept)")
+	authHeader := flag.String("auth-header", "", "request header holding the client's credential (e.g. Authorization); empty: the relay hands out thread keys ("+"X-Agui-Thread-Key)")
+	secretFile := flag.String("secret-file", "", "file holding the HMAC key of credentials (at least 32 bytes); empty: a random key kept in the store")
+	cors := flag.String("cors", "", "other origins (comma-separated scheme://host:port, or *) whose pages may call the relay")
+	allowHost := flag.String("allow-host", "", "host names (comma-separated; *.example for subdomains) answered besides loopback names and IP addresses")
+	maxBody := flag.Int64("max-body", relay.DefaultMaxBody, "largest POST /agent body in bytes")
+	maxRuns := flag.Int("max-runs", relay.DefaultMaxRuns, "runs this instance produces at once; more get 503")
+	maxConns := flag.Int("max-conns", 0, "streams this instance serves at once (0: 4 × -max-runs)")
+	maxEvent := flag.Int("max-event-bytes", relay.DefaultMaxEventBytes, "largest upstream event in bytes")
+	maxRun := flag.Int64("max-run-bytes", relay.DefaultMaxRunBytes, "largest run (new messages and frames) in bytes")
+	maxThread := flag.Int64("max-thread-bytes", relay.DefaultMaxThreadBytes, "largest thread (snapshot and kept runs) in bytes")
+	maxStore := flag.Int64("max-store-bytes", relay.DefaultMaxStoreBytes, "all threads together, in bytes: past it the least recently used threads are deleted")
+	retention := flag.Duration("retention", relay.DefaultRetention, "threads not used for that long are deleted (0: never)")
+	runTTL := flag.Duration("run-ttl", relay.DefaultRunTTL, "a finished run stays resumable that long, then lives on in its thread's snapshot")
+	grace := flag.Duration("grace", relay.DefaultGrace, "a run no client reads goes on that long, waiting for one to resume it")
+	lease := flag.Duration("lease", relay.DefaultLease, "a producing instance silent that long is lost: its run ends with RUN_ERROR relay_producer_lost")
+	upIdle := flag.Duration("upstream-idle", relay.DefaultUpstreamIdle, "an agent silent that long has stalled: its run ends with RUN_ERROR relay_upstream_stalled")
+	runTimeout := flag.Duration("run-timeout", relay.DefaultRunTimeout, "the longest run")
+	storeTimeout := flag.Duration("store-timeout", relay.DefaultStoreTimeout, "how long a failing store is retried before the run ends with RUN_ERROR relay_store_unavailable")
+	sweep := flag.Duration("sweep", relay.DefaultSweepEvery, "how often retention and limits are applied")
+	instance := flag.String("instance", "", "this instance's name in the store (default: random)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-relay -upstream URL [flags]\n\nPersistent, resumable AG-UI threads in front of an agent (docs/relay.md).\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 || *upstream == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	up, err := url.Parse(*upstream)
+	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
+		log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
+	}
+	if *retention == 0 {
+		*retention = -1
+	}
+	var secret []byte
+	if *secretFile != "" {
+		b, err := os.ReadFile(*secretFile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if secret = []byte(strings.TrimSpace(string(b))); len(secret) < 32 {
+			log.Fatal("-secret-file: the key must have at least 32 bytes")
+		}
+	}
+	st, err := openStore(*storeURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv, err := relay.New(relay.Config{
+		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: split(*upHeaders),
+		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
+		CORS: split(*cors), AllowHosts: split(*allowHost),
+		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxEventBytes: *maxEvent,
+		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore,
+		Retention: *retention, RunTTL: *runTTL, Grace: *grace, Lease: *lease,
+		UpstreamIdle: *upIdle, RunTimeout: *runTimeout, StoreTimeout: *storeTimeout, SweepEvery: *sweep,
+		Logf: log.Printf,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	hs := relay.NewHTTPServer(srv)
+	hs.BaseContext = func(net.Listener) context.Context { return ctx }
+	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), redactStore(*storeURL))
+	// The URL on its own line: scripts and tests read it.
+	fmt.Printf("agui-relay: listening on http://%s/\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Close() // runs end with relay_shutdown, stored
+		_ = hs.Shutdown(sctx)
+	}()
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+}
+
+// openStore opens the store -store names.
+func openStore(v string) (store.Store, error) {
+	switch {
+	case v == "memory:" || v == "memory":
+		return memstore.New(), nil
+	case strings.HasPrefix(v, "bolt:"):
+		return boltstore.Open(strings.TrimPrefix(v, "bolt:"))
+	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"):
+		return redisstore.Open(v)
+	}
+	return nil, fmt.Errorf("-store: want bolt:PATH, redis://HOST:PORT/DB or memory:, got %q", v)
+}
+
+func redactStore(v string) string {
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return v
+}
+
+func split(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

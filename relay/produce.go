@@ -1,0 +1,319 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/reducer/sse"
+	"github.com/agui-reducer/agui/relay/store"
+)
+
+// Codes of the RUN_ERROR events the relay ends a run with (docs/relay.md).
+const (
+	CodeUpstreamUnreachable = "relay_upstream_unreachable" // the request to the agent failed
+	CodeUpstreamStatus      = "relay_upstream_status"      // the agent answered an HTTP error
+	CodeUpstreamNotSSE      = "relay_upstream_not_sse"     // the agent's answer is not text/event-stream
+	CodeUpstreamCut         = "relay_upstream_cut"         // the agent's stream ended before the run's end
+	CodeUpstreamStalled     = "relay_upstream_stalled"     // the agent sent nothing for -upstream-idle
+	CodeEventTooLarge       = "relay_event_too_large"      // an event larger than -max-event-bytes
+	CodeRunTooLarge         = "relay_run_too_large"        // the run passed -max-run-bytes
+	CodeRunTimeout          = "relay_run_timeout"          // the run passed -run-timeout
+	CodeAbandoned           = "relay_run_abandoned"        // no client read it for -grace
+	CodeShutdown            = "relay_shutdown"             // the producing relay stopped
+	CodeProducerLost        = "relay_producer_lost"        // the producing relay vanished (lease expired)
+	CodeStoreUnavailable    = "relay_store_unavailable"    // the store failed for -store-timeout
+	CodeRunLost             = "relay_run_lost"             // the store no longer has the run
+)
+
+// runError is the frame of a RUN_ERROR event.
+func runError(code, msg string) []byte {
+	b, _ := json.Marshal(struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+		Code    string `json:"code"`
+	}{"RUN_ERROR", msg, code})
+	return b
+}
+
+// end is why a run ends: its last frame and outcome.
+type end struct {
+	frame   []byte
+	outcome string
+}
+
+func relayEnd(code, msg string) *end {
+	return &end{runError(code, msg), store.OutcomeError}
+}
+
+var (
+	errStalled   = errors.New("upstream stalled")
+	errAbandoned = errors.New("abandoned")
+	errReaped    = errors.New("reaped")
+	errTimeout   = errors.New("run timeout")
+)
+
+// producer produces one run: the upstream's events into the store.
+type producer struct {
+	s      *Server
+	run    *store.Run
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	seq    int64
+	bytes  int64
+	tr     *dialect.Translator // one per run, kept with it
+	fin    *end                // set when the run must end
+	gone   bool                // the store lost the run, or someone else ended it
+}
+
+func (s *Server) produce(run *store.Run, body []byte, hdr http.Header) {
+	defer s.wg.Done()
+	defer s.producing.Add(-1)
+	ctx, cancel := context.WithCancelCause(s.ctx)
+	defer cancel(nil)
+	tctx, tcancel := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errTimeout)
+	defer tcancel()
+	p := &producer{s: s, run: run, ctx: tctx, cancel: cancel, bytes: int64(len(run.Input))}
+	if s.cfg.UpstreamDialect != "" {
+		p.tr = dialect.New(dialect.Options{Dialect: s.cfg.UpstreamDialect, MaxEventBytes: s.cfg.MaxEventBytes})
+	}
+	hb := make(chan struct{})
+	go func() { defer close(hb); p.heartbeat() }()
+	p.pump(body, hdr)
+	cancel(nil)
+	<-hb
+	if !p.gone {
+		p.finish()
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
+	defer scancel()
+	s.fold(sctx, run.Thread)
+	if used, err := s.store.Usage(sctx); err == nil && used > s.cfg.MaxStoreBytes {
+		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
+	}
+}
+
+// heartbeat renews the lease and stops a run nobody reads.
+func (p *producer) heartbeat() {
+	every := p.s.cfg.Lease / 3
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-t.C:
+		}
+		rctx, rcancel := context.WithTimeout(p.ctx, every)
+		readers, err := p.s.store.Renew(rctx, p.run.Key, time.Now().Add(p.s.cfg.Lease))
+		rcancel()
+		switch {
+		case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
+			p.cancel(errReaped)
+			return
+		case err != nil:
+			continue // a failing store: appends decide
+		}
+		if readers.Before(p.run.Started) {
+			readers = p.run.Started
+		}
+		if time.Since(readers) > p.s.cfg.Grace+every {
+			p.cancel(errAbandoned)
+			return
+		}
+	}
+}
+
+// stopped is the end of a run whose context ended.
+func (p *producer) stopped() *end {
+	switch cause := context.Cause(p.ctx); {
+	case errors.Is(cause, errTimeout):
+		return relayEnd(CodeRunTimeout, "the run took longer than "+p.s.cfg.RunTimeout.String())
+	case errors.Is(cause, errAbandoned):
+		return relayEnd(CodeAbandoned, "no client read the run for "+p.s.cfg.Grace.String())
+	case errors.Is(cause, errStalled):
+		return relayEnd(CodeUpstreamStalled, "the agent sent nothing for "+p.s.cfg.UpstreamIdle.String())
+	case errors.Is(cause, errReaped):
+		p.gone = true
+		return nil
+	default:
+		return relayEnd(CodeShutdown, "the relay producing the run stopped")
+	}
+}
+
+// pump streams the upstream's answer into the store until the run ends.
+func (p *producer) pump(body []byte, hdr http.Header) {
+	s := p.s
+	req, _ := http.NewRequestWithContext(p.ctx, http.MethodPost, s.cfg.Upstream.String(), bytes.NewReader(body))
+	req.Header = hdr
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := s.cfg.Client.Do(req)
+	if err != nil {
+		if p.ctx.Err() != nil {
+			p.fin = p.stopped()
+		} else {
+			p.fin = relayEnd(CodeUpstreamUnreachable, "the agent could not be reached")
+			s.cfg.Logf("run %s: upstream: %v", p.run.Key, err)
+		}
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		p.fin = relayEnd(CodeUpstreamStatus, "the agent answered HTTP "+strconv.Itoa(resp.StatusCode))
+		return
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		p.fin = relayEnd(CodeUpstreamNotSSE, "the agent answered "+strconv.Quote(mt)+", not text/event-stream")
+		return
+	}
+	idle := time.AfterFunc(s.cfg.UpstreamIdle, func() { p.cancel(errStalled) })
+	defer idle.Stop()
+	parser := sse.NewParser(sse.Options{MaxEventSize: s.cfg.MaxEventBytes})
+	buf := make([]byte, 32<<10)
+	onErr := func(error) {
+		if p.fin == nil {
+			p.fin = relayEnd(CodeEventTooLarge, "the agent sent an event larger than "+strconv.Itoa(s.cfg.MaxEventBytes)+" bytes")
+		}
+	}
+	for p.fin == nil && !p.gone {
+		n, err := resp.Body.Read(buf)
+		idle.Reset(s.cfg.UpstreamIdle)
+		if n > 0 {
+			parser.FeedEach(buf[:n], p.event, onErr)
+		}
+		if p.fin != nil || p.gone {
+			return
+		}
+		if err != nil {
+			if p.ctx.Err() != nil {
+				p.fin = p.stopped()
+			} else {
+				p.fin = relayEnd(CodeUpstreamCut, "the agent's stream ended before the run did")
+			}
+			return
+		}
+	}
+}
+
+// event takes one upstream SSE event.
+func (p *producer) event(e sse.Event) {
+	if p.fin != nil || p.gone {
+		return
+	}
+	if p.tr != nil {
+		diags := p.tr.Translate(e.Type, []byte(e.Data), func(ev []byte) { p.frame(bytes.Clone(ev)) })
+		for _, d := range diags {
+			p.s.cfg.Logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
+		}
+		return
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(e.Data)); err != nil {
+		p.s.cfg.Logf("run %s: upstream event is not JSON, dropped", p.run.Key)
+		return
+	}
+	p.frame(b.Bytes())
+}
+
+// frame stores one canonical event; a terminal one ends the run.
+func (p *producer) frame(data []byte) {
+	if p.fin != nil || p.gone {
+		return
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &head) != nil || head.Type == "" {
+		p.s.cfg.Logf("run %s: upstream event without a type, dropped", p.run.Key)
+		return
+	}
+	if p.bytes+int64(len(data)) > p.s.cfg.MaxRunBytes {
+		p.fin = relayEnd(CodeRunTooLarge, "the run passed "+strconv.FormatInt(p.s.cfg.MaxRunBytes, 10)+" bytes")
+		return
+	}
+	switch head.Type {
+	case "RUN_FINISHED":
+		p.fin = &end{data, store.OutcomeFinished}
+		return
+	case "RUN_ERROR":
+		p.fin = &end{data, store.OutcomeError}
+		return
+	}
+	err := p.retry(func(ctx context.Context) error {
+		return p.s.store.Append(ctx, p.run.Key, p.seq+1, data, time.Now().Add(p.s.cfg.Lease))
+	})
+	if err != nil {
+		p.storeFailed(err)
+		return
+	}
+	p.seq++
+	p.bytes += int64(len(data))
+}
+
+// storeFailed ends a run whose frame could not be stored.
+func (p *producer) storeFailed(err error) {
+	switch {
+	case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
+		p.gone = true // ended by a reaper, or lost by the store: nothing to add
+		p.s.cfg.Logf("run %s: %v", p.run.Key, err)
+	default:
+		p.fin = relayEnd(CodeStoreUnavailable, "the relay's store failed")
+		p.s.cfg.Logf("run %s: store: %v", p.run.Key, err)
+	}
+	p.cancel(nil)
+}
+
+// finish stores the run's last frame.
+func (p *producer) finish() {
+	if p.fin == nil {
+		p.fin = p.stopped()
+		if p.fin == nil {
+			return
+		}
+	}
+	err := p.retry(func(ctx context.Context) error {
+		return p.s.store.Finish(ctx, p.run.Key, p.seq+1, p.fin.frame, p.fin.outcome)
+	})
+	if err != nil && !errors.Is(err, store.ErrDone) {
+		p.s.cfg.Logf("run %s: finishing: %v", p.run.Key, err)
+	}
+}
+
+// retry calls f until it succeeds, fails for good (a store sentinel
+// error), or the store has failed for StoreTimeout. It does not give up
+// when the run's context ends: what was produced is stored.
+func (p *producer) retry(f func(ctx context.Context) error) error {
+	return retryStore(p.s.cfg.StoreTimeout, f)
+}
+
+func retryStore(timeout time.Duration, f func(ctx context.Context) error) error {
+	deadline := time.Now().Add(timeout)
+	wait := 50 * time.Millisecond
+	for {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		err := f(ctx)
+		cancel()
+		if err == nil || isFinal(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// isFinal reports whether a store error is an answer rather than a failure.
+func isFinal(err error) bool {
+	for _, e := range []error{store.ErrNotFound, store.ErrDone, store.ErrConflict, store.ErrBusy, store.ErrForbidden} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}

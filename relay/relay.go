@@ -1,0 +1,380 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/relay/store"
+)
+
+// Server is the relay: an http.Handler serving POST /agent (new runs and
+// resumes), GET and DELETE /threads/{threadId}.
+type Server struct {
+	cfg     Config
+	store   store.Store
+	secret  []byte
+	hosts   hostPolicy
+	cors    corsPolicy
+	pass    []string // request headers passed upstream
+	handler http.Handler
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // producers and the sweeper
+
+	producing atomic.Int64  // runs this instance produces
+	conns     chan struct{} // streams this instance serves
+}
+
+// New returns a relay; Close ends its runs.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("relay: no store")
+	}
+	if cfg.Upstream == nil || (cfg.Upstream.Scheme != "http" && cfg.Upstream.Scheme != "https") || cfg.Upstream.Host == "" {
+		return nil, errors.New("relay: the upstream must be an http(s) URL")
+	}
+	if cfg.UpstreamDialect != "" && !slices.Contains(dialect.Names(), cfg.UpstreamDialect) {
+		return nil, errors.New("relay: unknown upstream dialect " + strconv.Quote(cfg.UpstreamDialect))
+	}
+	cfg.defaults()
+	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns)}
+	var err error
+	if s.hosts, err = parseHosts(cfg.AllowHosts); err != nil {
+		return nil, err
+	}
+	if s.cors, err = parseCORS(cfg.CORS); err != nil {
+		return nil, err
+	}
+	s.pass = []string{"Content-Type", "Accept", "Accept-Language", "User-Agent"}
+	for _, h := range cfg.UpstreamHeaders {
+		s.pass = append(s.pass, http.CanonicalHeaderKey(h))
+	}
+	parent := cfg.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	s.ctx, s.cancel = context.WithCancel(parent)
+	if s.cfg.Instance == "" {
+		var b [6]byte
+		rand.Read(b[:])
+		s.cfg.Instance = hex.EncodeToString(b[:])
+	}
+	s.secret = cfg.Secret
+	if s.secret == nil {
+		cand := make([]byte, 32)
+		rand.Read(cand)
+		ctx, cancel := context.WithTimeout(s.ctx, cfg.StoreTimeout)
+		s.secret, err = s.store.Secret(ctx, cand)
+		cancel()
+		if err != nil {
+			return nil, errors.New("relay: reading the secret from the store: " + err.Error())
+		}
+	}
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /agent", s.agent)
+	mux.HandleFunc("GET /threads/{thread}", s.getThread)
+	mux.HandleFunc("DELETE /threads/{thread}", s.deleteThread)
+	mux.HandleFunc("GET /healthz", s.health)
+	notAllowed := func(allow string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			httpError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use "+allow)
+		}
+	}
+	mux.HandleFunc("GET /agent", notAllowed("POST"))
+	mux.HandleFunc("OPTIONS /", func(w http.ResponseWriter, r *http.Request) {}) // answered by guard
+	s.handler = s.guard(mux)
+
+	if cfg.SweepEvery > 0 {
+		s.wg.Add(1)
+		go s.sweeper()
+	}
+	return s, nil
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Close ends the runs this instance produces (each with a RUN_ERROR,
+// code relay_shutdown) and waits for them.
+func (s *Server) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	return nil
+}
+
+// Instance is this relay's instance name.
+func (s *Server) Instance() string { return s.cfg.Instance }
+
+func (s *Server) sweeper() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+			s.reapLost()
+			s.sweep()
+		}
+	}
+}
+
+// reapLost ends the runs whose producer is gone, read by a client or not,
+// so that their threads can be folded, evicted and run again.
+func (s *Server) reapLost() {
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.StoreTimeout)
+	defer cancel()
+	keys, err := s.store.Running(ctx, 1000)
+	if err != nil {
+		s.cfg.Logf("sweep: %v", err)
+		return
+	}
+	for _, k := range keys {
+		s.reapIfLost(ctx, k)
+	}
+}
+
+func (s *Server) limits() store.Limits {
+	lim := store.Limits{MaxBytes: s.cfg.MaxStoreBytes, RunTTL: s.cfg.RunTTL}
+	if s.cfg.Retention > 0 {
+		lim.Retention = s.cfg.Retention
+	}
+	return lim
+}
+
+func (s *Server) sweep() { s.sweepTo(s.cfg.MaxStoreBytes) }
+
+// sweepTo applies the limits with maxBytes as the store's bound.
+func (s *Server) sweepTo(maxBytes int64) {
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.StoreTimeout)
+	defer cancel()
+	lim := s.limits()
+	lim.MaxBytes = maxBytes
+	sw, err := s.store.Sweep(ctx, time.Now(), lim)
+	if err != nil {
+		s.cfg.Logf("sweep: %v", err)
+	} else if sw.Threads+sw.Runs > 0 {
+		s.cfg.Logf("sweep: %d threads, %d runs, %d bytes dropped", sw.Threads, sw.Runs, sw.Bytes)
+	}
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	used, err := s.store.Usage(ctx)
+	if err != nil {
+		httpError(w, http.StatusServiceUnavailable, "store_unavailable", err.Error())
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(map[string]any{"instance": s.cfg.Instance, "producing": s.producing.Load(), "storeBytes": used})
+}
+
+// readBody checks a POST's content type and reads its body, bounded.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "send an AG-UI RunAgentInput as Content-Type: application/json")
+		return nil, false
+	}
+	tooLarge := func() {
+		httpError(w, http.StatusRequestEntityTooLarge, "too_large", "the body is larger than "+strconv.FormatInt(s.cfg.MaxBody, 10)+" bytes (-max-body)")
+	}
+	if r.ContentLength > s.cfg.MaxBody {
+		tooLarge()
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			tooLarge()
+		} else {
+			httpError(w, http.StatusBadRequest, "bad_request", "reading the body: "+err.Error())
+		}
+		return nil, false
+	}
+	return body, true
+}
+
+// acquire takes a stream slot, or answers 503.
+func (s *Server) acquire(w http.ResponseWriter) bool {
+	select {
+	case s.conns <- struct{}{}:
+		return true
+	default:
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, "too_many_streams", "the relay serves "+strconv.Itoa(s.cfg.MaxConns)+" streams already")
+		return false
+	}
+}
+
+func (s *Server) release() { <-s.conns }
+
+// runAgentInput is what the relay reads of a RunAgentInput.
+type runAgentInput struct {
+	ThreadID string            `json:"threadId"`
+	Messages []json.RawMessage `json:"messages"`
+}
+
+// agent answers POST /agent: a resume (Last-Event-ID) or a new run.
+func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
+	body, ok := s.readBody(w, r)
+	if !ok {
+		return
+	}
+	if !s.acquire(w) {
+		return
+	}
+	defer s.release()
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		s.resume(w, r, id)
+		return
+	}
+	owner, ok := s.credential(w, r, true)
+	if !ok {
+		return
+	}
+	var in runAgentInput
+	if err := json.Unmarshal(body, &in); err != nil {
+		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
+		return
+	}
+	if in.ThreadID == "" {
+		httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
+		return
+	}
+	// A producer's slot, taken now and given back unless the run starts.
+	if s.producing.Add(1) > int64(s.cfg.MaxRuns) {
+		s.producing.Add(-1)
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, "too_many_runs", "the relay produces "+strconv.Itoa(s.cfg.MaxRuns)+" runs already (-max-runs)")
+		return
+	}
+	started := false
+	defer func() {
+		if !started {
+			s.producing.Add(-1)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
+	defer cancel()
+	tk := s.threadKey(owner, in.ThreadID)
+	input, status, code, msg := s.prepare(ctx, w, tk, in.Messages)
+	if status != 0 {
+		httpError(w, status, code, msg)
+		return
+	}
+	now := time.Now()
+	run := &store.Run{Key: randomKey(runKeyLen), Thread: tk, Owner: owner, Producer: s.cfg.Instance,
+		Started: now, Input: input, Lease: now.Add(s.cfg.Lease), Readers: now}
+	if err := s.store.Create(ctx, run); err != nil {
+		switch {
+		case errors.Is(err, store.ErrBusy):
+			httpError(w, http.StatusConflict, "run_in_progress", "the thread has a run going on; resume it (GET /threads/{threadId})")
+		default:
+			httpError(w, http.StatusServiceUnavailable, "store_unavailable", "the store failed: "+err.Error())
+		}
+		return
+	}
+	hdr := http.Header{}
+	for _, k := range s.pass {
+		if v := r.Header.Values(k); len(v) > 0 {
+			hdr[k] = v
+		}
+	}
+	started = true
+	s.wg.Add(1)
+	go s.produce(run, body, hdr)
+	w.Header().Set(runHeader, run.Key)
+	s.stream(w, r, run.Key, 0, nil)
+}
+
+// prepare checks the thread before a new run (reaping a lost run, folding
+// what is not folded, bounds) and returns the run's input: the request's
+// messages the thread does not have. A status is a refusal.
+func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, tk string, msgs []json.RawMessage) (input []byte, status int, code, msg string) {
+	if used, err := s.store.Usage(ctx); err == nil && used > s.cfg.MaxStoreBytes {
+		// Down to 90%, so that the next runs do not sweep again.
+		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
+	}
+	th, err := s.store.Thread(ctx, tk)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		th = &store.Thread{Key: tk}
+	case err != nil:
+		return nil, http.StatusServiceUnavailable, "store_unavailable", "the store failed: " + err.Error()
+	}
+	if th.Active != "" {
+		if !s.reapIfLost(ctx, th.Active) {
+			w.Header().Set(runHeader, th.Active)
+			return nil, http.StatusConflict, "run_in_progress", "the thread has a run going on; resume it (GET /threads/{threadId})"
+		}
+	}
+	if th.Active != "" || s.unfolded(ctx, th) {
+		s.fold(ctx, tk)
+		if th, err = s.store.Thread(ctx, tk); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, http.StatusServiceUnavailable, "store_unavailable", "the store failed: " + err.Error()
+		} else if err != nil {
+			th = &store.Thread{Key: tk}
+		}
+	}
+	if th.Bytes >= s.cfg.MaxThreadBytes {
+		return nil, http.StatusRequestEntityTooLarge, "thread_full",
+			"the thread holds " + strconv.FormatInt(th.Bytes, 10) + " bytes, the most a thread may (-max-thread-bytes); start a new thread"
+	}
+	known, err := s.knownMessages(ctx, th)
+	if err != nil {
+		return nil, http.StatusServiceUnavailable, "store_unavailable", "the store failed: " + err.Error()
+	}
+	input = newMessages(msgs, known)
+	if int64(len(input)) > s.cfg.MaxRunBytes {
+		return nil, http.StatusRequestEntityTooLarge, "too_large", "the new messages are larger than a run may be (-max-run-bytes)"
+	}
+	return input, 0, "", ""
+}
+
+// newMessages is the JSON array of the messages whose ids are not known
+// (a message without an id counts when it is the last).
+func newMessages(msgs []json.RawMessage, known map[string]bool) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	n := 0
+	for i, m := range msgs {
+		var head struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(m, &head) != nil {
+			continue
+		}
+		if head.ID == "" && i != len(msgs)-1 || head.ID != "" && known[head.ID] {
+			continue
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		json.Compact(&b, m)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}

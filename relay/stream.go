@@ -1,0 +1,175 @@
+package relay
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/agui-reducer/agui/relay/store"
+)
+
+// readBatch is the most frames one store read returns.
+const readBatch = 256
+
+// stream answers with the frames of run key after seq after, as
+// text/event-stream, each with its id, live until the run's end. prelude
+// (frames without ids) goes first. Any instance can stream any run: it
+// reads the store, and ends a run whose producer's lease expired.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, after int64, prelude []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	ctx := r.Context()
+	write := func(b []byte) bool {
+		_ = rc.SetWriteDeadline(time.Now().Add(frameWriteTimeout))
+		if _, err := w.Write(b); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	if !write(prelude) {
+		return
+	}
+	touchEvery := s.cfg.Lease / 3
+	var lastTouch, failing time.Time
+	var buf []byte
+	for {
+		if time.Since(lastTouch) >= touchEvery {
+			tctx, cancel := context.WithTimeout(ctx, touchEvery)
+			if s.store.Touch(tctx, key, time.Now()) == nil {
+				lastTouch = time.Now()
+			}
+			cancel()
+		}
+		frames, run, err := s.store.Read(ctx, key, after, readBatch, touchEvery)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			// The run's end cannot come from the store: the relay says
+			// why, in a frame without an id (nothing to resume).
+			if errors.Is(err, store.ErrNotFound) {
+				write(sseFrame(nil, "", 0, runError(CodeRunLost, "the relay's store no longer has this run")))
+				return
+			}
+			if failing.IsZero() {
+				failing = time.Now()
+			}
+			if time.Since(failing) > s.cfg.StoreTimeout {
+				write(sseFrame(nil, "", 0, runError(CodeStoreUnavailable, "the relay's store failed for "+s.cfg.StoreTimeout.String())))
+				return
+			}
+			s.cfg.Logf("run %s: reading: %v", key, err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
+		}
+		failing = time.Time{}
+		buf = buf[:0]
+		for _, f := range frames {
+			buf = sseFrame(buf, key, f.Seq, f.Data)
+			after = f.Seq
+		}
+		if len(buf) > 0 && !write(buf) {
+			return
+		}
+		if run.Done() && after >= run.Frames {
+			return
+		}
+		if len(frames) == 0 {
+			if !run.Done() && time.Now().After(run.Lease) {
+				s.reap(ctx, run)
+				continue
+			}
+			if !write([]byte(": keepalive\n\n")) {
+				return
+			}
+		}
+	}
+}
+
+// sseFrame appends one frame: its id (when key is set) and its data.
+func sseFrame(b []byte, key string, seq int64, data []byte) []byte {
+	if key != "" {
+		b = append(b, "id: "...)
+		b = append(b, key...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, seq, 10)
+		b = append(b, '\n')
+	}
+	b = append(b, "data: "...)
+	b = append(b, data...)
+	return append(b, "\n\n"...)
+}
+
+// reap ends a run whose producer's lease expired with a RUN_ERROR
+// (relay_producer_lost); of racing reapers one wins. It then folds the
+// thread.
+func (s *Server) reap(ctx context.Context, run *store.Run) {
+	err := s.store.Finish(ctx, run.Key, run.Frames+1,
+		runError(CodeProducerLost, "the relay producing this run stopped answering (lease expired)"), store.OutcomeError)
+	if err == nil {
+		s.cfg.Logf("run %s: producer %s lost; ended", run.Key, run.Producer)
+		fctx, cancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
+		defer cancel()
+		s.fold(fctx, run.Thread)
+	}
+}
+
+// reapIfLost ends run key if its producer is lost, and reports whether it
+// is over.
+func (s *Server) reapIfLost(ctx context.Context, key string) bool {
+	_, run, err := s.store.Read(ctx, key, 0, 0, 0)
+	if errors.Is(err, store.ErrNotFound) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	if !run.Done() && time.Now().After(run.Lease) {
+		s.reap(ctx, run)
+		return true
+	}
+	return run.Done()
+}
+
+// resume answers a POST /agent (or GET /threads/{id} as a stream) with
+// Last-Event-ID: the rest of that run, if the request's credential is the
+// one that started it.
+func (s *Server) resume(w http.ResponseWriter, r *http.Request, lastID string) {
+	key, seq, ok := parseEventID(lastID)
+	if !ok {
+		httpError(w, http.StatusBadRequest, "bad_last_event_id", "Last-Event-ID is not an event id of this relay (<run>:<seq>)")
+		return
+	}
+	owner, ok := s.credential(w, r, false)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
+	_, run, err := s.store.Read(ctx, key, 0, 0, 0)
+	cancel()
+	switch {
+	case errors.Is(err, store.ErrNotFound) || err == nil && run.Owner != owner:
+		// Another credential's run answers as an unknown one.
+		httpError(w, http.StatusGone, "resume_unavailable", "run "+strconv.Quote(key)+" is not kept (unknown, or expired, or compacted into its thread); load the thread and start a new run")
+		return
+	case err != nil:
+		httpError(w, http.StatusServiceUnavailable, "store_unavailable", "the store failed: "+err.Error())
+		return
+	case seq > run.Frames:
+		httpError(w, http.StatusBadRequest, "bad_last_event_id", "run "+strconv.Quote(key)+" has "+strconv.FormatInt(run.Frames, 10)+" frames, not "+strconv.FormatInt(seq, 10))
+		return
+	}
+	w.Header().Set(runHeader, key)
+	s.stream(w, r, key, seq, nil)
+}
