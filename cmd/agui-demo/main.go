@@ -38,6 +38,8 @@
 //	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
 //	-upstream URL          proxy POST /agent to a real AG-UI agent instead
+//	-store memory:         where the threads of /relay/agent runs are kept: memory:, or
+//	                       bolt:PATH to keep them across restarts (threads.go, docs/relay.md)
 //	-upstream-dialect NAME the upstream speaks dialect NAME (package dialect):
 //	                       its answer is re-emitted as canonical AG-UI SSE, one
 //	                       translator per run, logged and resumable (relay.go)
@@ -61,6 +63,7 @@ import (
 	"time"
 
 	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/relay"
 )
 
 const modulePath = "github.com/agui-reducer/agui"
@@ -85,6 +88,7 @@ func main() {
 	logTTL := flag.Duration("resume-ttl", defaultLogTTL, "how long a finished run stays resumable")
 	grace := flag.Duration("resume-grace", defaultGrace, "how long a run goes on once no client reads it, waiting for one to resume it (0: stop at once)")
 	dropAfter := flag.String("drop-after", "0", "cut every connection after N frames, or after a random count in N-M, to show and test resuming (0: never)")
+	storeURL := flag.String("store", "memory:", "where the threads of runs through /relay/agent are kept: memory: (lost at exit) or bolt:PATH (kept across restarts); docs/relay.md")
 	csp := flag.String("csp", "", "Content-Security-Policy of the HTML pages served (default: the demo page's strict policy; \"off\" sends none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
@@ -165,7 +169,13 @@ func main() {
 	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp,
 		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
 		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: dropLo, dropAfterMax: dropHi,
-		logf: log.Printf}
+		logf: log.Printf, corsOrigins: splitList(*corsFlag), allowHosts: splitList(*allowHost)}
+	st, err := relay.OpenStore(*storeURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	cfg.store = st
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -185,7 +195,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg.ctx = ctx
-	srv := newHTTPServer(newServer(cfg))
+	demo := newServer(cfg)
+	srv := newHTTPServer(demo)
 	// Streams end when the server does.
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 
@@ -206,6 +217,18 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
+	demo.wait() // the runs end (stored) before the store closes
+}
+
+// splitList reads a comma-separated flag.
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // pageURL is the address to open for a listener: an unspecified host

@@ -149,7 +149,9 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 	}
 	sent := 0
 	cut := s.dropAfter
-	if s.dropAfterMax > cut {
+	if isInternal(ctx) {
+		cut = 0 // the in-process relay's upstream request (threads.go)
+	} else if s.dropAfterMax > cut {
 		cut += rand.IntN(s.dropAfterMax - cut + 1)
 	}
 	var buf []byte

@@ -15,6 +15,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agui-reducer/agui/relay"
+	"github.com/agui-reducer/agui/relay/store"
+	"github.com/agui-reducer/agui/relay/store/memstore"
 )
 
 // config is what the flags set. Zero values are the defaults.
@@ -53,6 +57,12 @@ type config struct {
 	// connection draws its count from [dropAfter, dropAfterMax].
 	dropAfter, dropAfterMax int
 
+	// Threads (threads.go): the in-process relay's store (nil: memory),
+	// and the raw -cors and -allow-host lists it checks requests with.
+	store       store.Store
+	corsOrigins []string
+	allowHosts  []string
+
 	// ctx ends the runs being produced when it is done (the server's
 	// lifetime); nil is context.Background.
 	ctx context.Context
@@ -77,13 +87,21 @@ type server struct {
 	passHeaders map[string]bool
 	handler     http.Handler
 	running     sync.WaitGroup // the goroutines producing runs
+	// threads is the in-process relay (threads.go): runs through it are
+	// kept in threads.
+	threads *relay.Server
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // wait returns when every run has stopped being produced (once ctx is done,
 // soon).
-func (s *server) wait() { s.running.Wait() }
+func (s *server) wait() {
+	if s.threads != nil {
+		s.threads.Close()
+	}
+	s.running.Wait()
+}
 
 func newServer(cfg config) *server {
 	if cfg.logf == nil {
@@ -151,6 +169,16 @@ func newServer(cfg config) *server {
 		csp = pagePolicy
 	case "off":
 		csp = ""
+	}
+	st := cfg.store
+	if st == nil {
+		st = memstore.New()
+	}
+	if rs, err := s.newRelay(st); err != nil {
+		s.logf("threads: %v (not served)", err)
+	} else {
+		s.threads = rs
+		s.mountRelay(mux)
 	}
 	mux.Handle("GET /inspect", inspectPage())
 	mux.Handle("GET /", staticHandler(cfg.webDir, csp))

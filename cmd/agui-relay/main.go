@@ -27,10 +27,6 @@ import (
 	"time"
 
 	"github.com/agui-reducer/agui/relay"
-	"github.com/agui-reducer/agui/relay/store"
-	"github.com/agui-reducer/agui/relay/store/boltstore"
-	"github.com/agui-reducer/agui/relay/store/memstore"
-	"github.com/agui-reducer/agui/relay/store/redisstore"
 )
 
 func main() {
@@ -87,7 +83,7 @@ func main() {
 			log.Fatal("-secret-file: the key must have at least 32 bytes")
 		}
 	}
-	st, err := openStore(*storeURL)
+	st, err := relay.OpenStore(*storeURL)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -127,19 +123,6 @@ func main() {
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
-}
-
-// openStore opens the store -store names.
-func openStore(v string) (store.Store, error) {
-	switch {
-	case v == "memory:" || v == "memory":
-		return memstore.New(), nil
-	case strings.HasPrefix(v, "bolt:"):
-		return boltstore.Open(strings.TrimPrefix(v, "bolt:"))
-	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"):
-		return redisstore.Open(v)
-	}
-	return nil, fmt.Errorf("-store: want bolt:PATH, redis://HOST:PORT/DB or memory:, got %q", v)
 }
 
 func redactStore(v string) string {

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/agui-reducer/agui/relay"
+	"github.com/agui-reducer/agui/relay/store"
+)
+
+// Threads (docs/relay.md): the server runs package relay in-process, with
+// its own agent (the recorded runs, or the -upstream proxy) as the relay's
+// upstream. The relay's API is mounted under /relay/ — POST /relay/agent
+// runs a turn that is kept in its thread, GET /relay/threads/{threadId}
+// answers with the thread as it stands (and attaches to its live run),
+// DELETE /relay/threads/{threadId} — and GET/DELETE /threads/{threadId}
+// answer as under /relay/. The demo page talks to /relay/agent, so a
+// reload shows its conversation and attaches to a run still going.
+//
+// The store is -store: memory: by default (nothing survives a restart),
+// bolt:PATH to keep threads across restarts. Its bounds follow the run
+// log's flags: -resume-bytes bounds the store, -resume-ttl how long a
+// finished run stays resumable, -resume-grace how long a run nobody reads
+// goes on.
+
+// relayPrefix is where the relay's API is mounted.
+const relayPrefix = "/relay"
+
+// internalUpstream is the URL the relay posts its runs to: never dialled,
+// the transport calls the server's agent handler.
+var internalUpstream = &url.URL{Scheme: "http", Host: "agui-demo.internal", Path: "/agent"}
+
+// internalKey marks a request the relay makes to the server's own agent:
+// -drop-after does not cut it (the relay's clients are cut instead).
+type internalKey struct{}
+
+func isInternal(ctx context.Context) bool { return ctx.Value(internalKey{}) != nil }
+
+// newRelay starts the in-process relay over st.
+func (s *server) newRelay(st store.Store) (*relay.Server, error) {
+	runBytes := min(s.logBytes/16, relay.DefaultMaxRunBytes)
+	grace := s.resumeGrace
+	if grace == 0 {
+		grace = -1 // the relay's zero is its default; the demo's is "stop at once"
+	}
+	return relay.New(relay.Config{
+		Store:          st,
+		Upstream:       internalUpstream,
+		Client:         &http.Client{Transport: handlerTransport{http.HandlerFunc(s.agent)}},
+		CORS:           s.corsOrigins,
+		AllowHosts:     s.allowHosts,
+		MaxBody:        s.maxBody,
+		MaxRuns:        s.maxRuns,
+		MaxEventBytes:  int(min(runBytes, relay.DefaultMaxEventBytes)),
+		MaxRunBytes:    runBytes,
+		MaxThreadBytes: max(s.logBytes/4, 2*runBytes),
+		MaxStoreBytes:  s.logBytes,
+		RunTTL:         s.logTTL,
+		Grace:          grace,
+		Context:        s.ctx,
+		Logf:           func(f string, a ...any) { s.logf("relay: "+f, a...) },
+	})
+}
+
+// mountRelay adds the relay's routes to mux.
+func (s *server) mountRelay(mux *http.ServeMux) {
+	h := http.StripPrefix(relayPrefix, s.threads)
+	for _, m := range []string{"GET", "POST", "DELETE", "OPTIONS"} {
+		mux.Handle(m+" "+relayPrefix+"/", h)
+	}
+	mux.Handle("GET /threads/{thread}", s.threads)
+	mux.Handle("DELETE /threads/{thread}", s.threads)
+	mux.Handle("OPTIONS /threads/{thread}", s.threads)
+}
+
+// handlerTransport is an http.RoundTripper that serves each request with
+// a handler in-process: the response streams as the handler writes it.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx, cancel := context.WithCancel(context.WithValue(req.Context(), internalKey{}, true))
+	pr, pw := io.Pipe()
+	w := &pipeWriter{header: http.Header{}, pw: pw, ready: make(chan int, 1)}
+	in := req.Clone(ctx)
+	in.RequestURI = req.URL.RequestURI()
+	in.RemoteAddr = "127.0.0.1:0"
+	if in.Body == nil {
+		in.Body = http.NoBody
+	}
+	go func() {
+		defer func() {
+			if v := recover(); v != nil && v != http.ErrAbortHandler {
+				pw.CloseWithError(errors.New("agent handler panicked"))
+			}
+			w.writeHeader(http.StatusOK)
+			pw.Close()
+		}()
+		t.h.ServeHTTP(w, in)
+	}()
+	select {
+	case status := <-w.ready:
+		return &http.Response{
+			Status: http.StatusText(status), StatusCode: status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+			Header: w.header.Clone(), Body: cancelBody{pr, cancel}, ContentLength: -1, Request: req,
+		}, nil
+	case <-ctx.Done():
+		cancel()
+		pr.Close()
+		return nil, ctx.Err()
+	}
+}
+
+// cancelBody ends the handler's request when the body is closed.
+type cancelBody struct {
+	*io.PipeReader
+	cancel context.CancelFunc
+}
+
+func (b cancelBody) Close() error {
+	b.cancel()
+	return b.PipeReader.Close()
+}
+
+// pipeWriter is the handler's ResponseWriter: headers once, the body into
+// the pipe (each Write reaches the reader before it returns: Flush has
+// nothing to do).
+type pipeWriter struct {
+	header http.Header
+	pw     *io.PipeWriter
+	once   sync.Once
+	ready  chan int
+}
+
+func (w *pipeWriter) Header() http.Header { return w.header }
+func (w *pipeWriter) WriteHeader(status int) {
+	w.writeHeader(status)
+}
+func (w *pipeWriter) writeHeader(status int) {
+	w.once.Do(func() {
+		w.header = w.header.Clone()
+		w.ready <- status
+	})
+}
+func (w *pipeWriter) Write(b []byte) (int, error) {
+	w.writeHeader(http.StatusOK)
+	return w.pw.Write(b)
+}
+func (w *pipeWriter) Flush()                           {}
+func (w *pipeWriter) FlushError() error                { return nil }
+func (w *pipeWriter) SetWriteDeadline(time.Time) error { return nil }

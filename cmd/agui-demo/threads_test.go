@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agui-reducer/agui/reducer"
+	"github.com/agui-reducer/agui/reducer/sse"
+	"github.com/agui-reducer/agui/relay"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const testThreadKey = "AAAAAAAAAAAAAAAAAAAAAA" // 22 base64url characters
+
+// relayRun POSTs a turn to /relay/agent with the thread key and returns
+// its frames.
+func relayRun(t *testing.T, srv *httptest.Server, threadID, runID, scenario string) []sse.Event {
+	t.Helper()
+	b, _ := json.Marshal(userInput(threadID, runID, "x", map[string]any{"scenario": scenario}))
+	req, _ := http.NewRequest("POST", srv.URL+"/relay/agent", bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Agui-Thread-Key", testThreadKey)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "%s", raw)
+	events, errs := sse.ParseAll(raw)
+	require.Empty(t, errs)
+	return events
+}
+
+type threadView struct {
+	ThreadID string            `json:"threadId"`
+	Messages []json.RawMessage `json:"messages"`
+	State    json.RawMessage   `json:"state"`
+	Run      *struct {
+		LastEventID string `json:"lastEventId"`
+	} `json:"run"`
+}
+
+func getThread(t *testing.T, srv *httptest.Server, path, key string) (int, threadView) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	if key != "" {
+		req.Header.Set("X-Agui-Thread-Key", key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var v threadView
+	if resp.StatusCode == http.StatusOK {
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&v))
+	}
+	return resp.StatusCode, v
+}
+
+// foldFrames folds frames into r and returns its messages and state as
+// JSON.
+func foldFrames(r *reducer.Reducer, frames []sse.Event) (messages, state string) {
+	for _, f := range frames {
+		r.Apply([]byte(f.Data))
+	}
+	st, _ := json.Marshal(r.State().State)
+	return string(r.AppendMessages(nil)), string(st)
+}
+
+// TestThreads: runs through /relay/agent are kept in their thread, which
+// GET /threads/{id} (and /relay/threads/{id}) answers with: the user's
+// turns and the agent's answers, two turns in order; another key finds
+// nothing.
+func TestThreads(t *testing.T) {
+	srv := startServer(t, config{})
+	a := relayRun(t, srv, "t1", "r1", "text")
+	require.NotEmpty(t, a)
+	_, seq, ok := parseEventID(a[0].ID)
+	assert.True(t, ok && seq == 1, a[0].ID)
+	relayRun(t, srv, "t1", "r2", "state")
+
+	for _, path := range []string{"/threads/t1", "/relay/threads/t1"} {
+		status, v := getThread(t, srv, path, testThreadKey)
+		require.Equal(t, http.StatusOK, status, path)
+		assert.Equal(t, "t1", v.ThreadID)
+		assert.Nil(t, v.Run, "no run going on")
+		var roles []string
+		for _, m := range v.Messages {
+			var head struct{ ID, Role string }
+			require.NoError(t, json.Unmarshal(m, &head))
+			roles = append(roles, head.Role+":"+head.ID)
+		}
+		assert.Contains(t, roles, "user:user-r1")
+		assert.Contains(t, roles, "user:user-r2")
+		assert.Greater(t, len(roles), 3, "%v", roles)
+		assert.NotEqual(t, "{}", string(v.State), "the state run's state is kept")
+	}
+	status, _ := getThread(t, srv, "/threads/t1", "BBBBBBBBBBBBBBBBBBBBBB")
+	assert.Equal(t, http.StatusNotFound, status, "another key finds nothing")
+	status, _ = getThread(t, srv, "/threads/t1", "")
+	assert.Equal(t, http.StatusUnauthorized, status, "no key")
+}
+
+// TestThreadAttachMidRun: a client that loads the thread while its run
+// goes on (GET /relay/threads/{id} as a stream) gets the conversation and
+// then the run live, from its first frame: the same frames as the client
+// that started it, each once, and the same final state.
+func TestThreadAttachMidRun(t *testing.T) {
+	hold := make(chan struct{})
+	held := make(chan struct{}, 1)
+	srv := startServer(t, config{beforeEvent: func(i int) {
+		if i == 5 {
+			held <- struct{}{}
+			<-hold
+		}
+	}})
+	b, _ := json.Marshal(userInput("t2", "r1", "x", map[string]any{"scenario": "tools"}))
+	req, _ := http.NewRequest("POST", srv.URL+"/relay/agent", bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Agui-Thread-Key", testThreadKey)
+	first := make(chan []sse.Event, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			first <- nil
+			return
+		}
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		ev, _ := sse.ParseAll(raw)
+		first <- ev
+	}()
+	<-held
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	get, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/relay/threads/t2", nil)
+	get.Header.Set("Accept", "text/event-stream")
+	get.Header.Set("X-Agui-Thread-Key", testThreadKey)
+	resp, err := http.DefaultClient.Do(get)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	br := bufio.NewReader(resp.Body)
+	line, err := br.ReadString('\n')
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(line, "data: ") && strings.Contains(line, "MESSAGES_SNAPSHOT") && strings.Contains(line, "user-r1"), line)
+	close(hold)
+	rest, err := io.ReadAll(br)
+	require.NoError(t, err)
+	attached, errs := sse.ParseAll([]byte(line + string(rest)))
+	require.Empty(t, errs)
+	all := <-first
+	require.NotEmpty(t, all)
+
+	var ids []string
+	for _, f := range attached {
+		if f.ID != "" {
+			ids = append(ids, f.ID)
+		}
+	}
+	var want []string
+	for _, f := range all {
+		want = append(want, f.ID)
+	}
+	assert.Equal(t, want, ids, "every frame of the run, once, in order")
+	// The uninterrupted run as the thread holds it: the user's turn, then
+	// the run.
+	want1 := reducer.New(reducer.Options{})
+	want1.AddUserMessage("x", "user-r1")
+	wantMsgs, wantState := foldFrames(want1, all)
+	gotMsgs, gotState := foldFrames(reducer.New(reducer.Options{}), attached)
+	assert.Equal(t, wantMsgs, gotMsgs)
+	assert.Equal(t, wantState, gotState)
+}
+
+// TestThreadsKeptAcrossRestart: with -store bolt:PATH a finished thread
+// is served by the next server on the same file, as it was.
+func TestThreadsKeptAcrossRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "threads.db")
+	open := func() (*httptest.Server, func()) {
+		st, err := relay.OpenStore("bolt:" + path)
+		require.NoError(t, err)
+		ctx, cancel := context.WithCancel(context.Background())
+		s := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx, store: st})
+		srv := httptest.NewServer(s)
+		return srv, func() {
+			srv.Close()
+			cancel()
+			s.wait()
+			require.NoError(t, st.Close())
+		}
+	}
+	srv, stop := open()
+	relayRun(t, srv, "kept", "r1", "text")
+	relayRun(t, srv, "kept", "r2", "tools")
+	status, before := getThread(t, srv, "/threads/kept", testThreadKey)
+	require.Equal(t, http.StatusOK, status)
+	require.NotEmpty(t, before.Messages)
+	stop()
+
+	srv, stop = open()
+	defer stop()
+	status, after := getThread(t, srv, "/threads/kept", testThreadKey)
+	require.Equal(t, http.StatusOK, status, "the thread outlives the server")
+	assert.Equal(t, before, after)
+	relayRun(t, srv, "kept", "r3", "text")
+	_, more := getThread(t, srv, "/threads/kept", testThreadKey)
+	assert.Greater(t, len(more.Messages), len(after.Messages), "and goes on")
+}

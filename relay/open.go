@@ -1,0 +1,26 @@
+package relay
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agui-reducer/agui/relay/store"
+	"github.com/agui-reducer/agui/relay/store/boltstore"
+	"github.com/agui-reducer/agui/relay/store/memstore"
+	"github.com/agui-reducer/agui/relay/store/redisstore"
+)
+
+// OpenStore opens the store a -store flag names: "bolt:PATH" (one
+// machine, durable), "redis://HOST:PORT/DB" or "rediss://…" (many
+// instances), "memory:" (nothing kept past the process).
+func OpenStore(v string) (store.Store, error) {
+	switch {
+	case v == "memory:" || v == "memory":
+		return memstore.New(), nil
+	case strings.HasPrefix(v, "bolt:"):
+		return boltstore.Open(strings.TrimPrefix(v, "bolt:"))
+	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"):
+		return redisstore.Open(v)
+	}
+	return nil, fmt.Errorf("-store: want bolt:PATH, redis://HOST:PORT/DB or memory:, got %q", v)
+}
