@@ -78,10 +78,10 @@ func (p corsPolicy) enabled() bool { return p.any || len(p.origins) > 0 }
 
 // corsRequestHeaders are the request headers a cross-origin page may send:
 // those of the web module's run() and Last-Event-ID to resume a stream.
-var corsRequestHeaders = []string{"Content-Type", "Accept", "Last-Event-ID"}
+var corsRequestHeaders = []string{"Content-Type", "Accept", "Last-Event-ID", "X-Agui-Thread-Key"}
 
 // corsExposedHeaders are the response headers a cross-origin page may read.
-var corsExposedHeaders = []string{"X-Agui-Scenario"}
+var corsExposedHeaders = []string{"X-Agui-Scenario", "X-Agui-Thread-Key", "X-Agui-Run"}
 
 // withCORS wraps an endpoint (POST /agent, GET /scenarios): a request from an
 // allowed origin gets the headers that let its page read the answer, and a

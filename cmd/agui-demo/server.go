@@ -257,6 +257,10 @@ func httpError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func (s *server) agent(w http.ResponseWriter, r *http.Request) {
+	if s.threads != nil && r.Header.Get(threadKeyHeader) != "" {
+		s.serveThreads(w, r) // a turn of a kept thread (threads.go)
+		return
+	}
 	if s.relay {
 		s.relayAgent(w, r)
 		return

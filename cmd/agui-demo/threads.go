@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,15 +70,74 @@ func (s *server) newRelay(st store.Store) (*relay.Server, error) {
 	})
 }
 
+// threadKeyHeader is the relay's credential header: a POST /agent that
+// carries it is a turn of a kept thread, served by the relay.
+const threadKeyHeader = "X-Agui-Thread-Key"
+
 // mountRelay adds the relay's routes to mux.
 func (s *server) mountRelay(mux *http.ServeMux) {
-	h := http.StripPrefix(relayPrefix, s.threads)
+	h := http.StripPrefix(relayPrefix, http.HandlerFunc(s.serveThreads))
 	for _, m := range []string{"GET", "POST", "DELETE", "OPTIONS"} {
 		mux.Handle(m+" "+relayPrefix+"/", h)
 	}
-	mux.Handle("GET /threads/{thread}", s.threads)
-	mux.Handle("DELETE /threads/{thread}", s.threads)
-	mux.Handle("OPTIONS /threads/{thread}", s.threads)
+	for _, m := range []string{"GET", "DELETE", "OPTIONS"} {
+		mux.HandleFunc(m+" /threads/{thread}", s.serveThreads)
+	}
+}
+
+// serveThreads serves a request with the relay; -drop-after cuts its
+// streams as it cuts the recorded agent's.
+func (s *server) serveThreads(w http.ResponseWriter, r *http.Request) {
+	if s.dropAfter <= 0 {
+		s.threads.ServeHTTP(w, r)
+		return
+	}
+	cut := s.dropAfter
+	if s.dropAfterMax > cut {
+		cut += rand.IntN(s.dropAfterMax - cut + 1)
+	}
+	dw := &dropWriter{ResponseWriter: w, left: cut}
+	s.threads.ServeHTTP(dw, r)
+}
+
+// dropWriter passes a relay's answer on until left frames with an id have
+// been written, then cuts the connection as serveRun does (-drop-after).
+type dropWriter struct {
+	http.ResponseWriter
+	left int
+}
+
+func (d *dropWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }
+
+func (d *dropWriter) Write(b []byte) (int, error) {
+	if !strings.HasPrefix(d.Header().Get("Content-Type"), "text/event-stream") {
+		return d.ResponseWriter.Write(b)
+	}
+	n := 0
+	for len(b) > 0 {
+		end := bytes.Index(b, []byte("\n\n"))
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += 2
+		}
+		frame := b[:end]
+		if bytes.HasPrefix(frame, []byte("id:")) {
+			if d.left == 0 {
+				http.NewResponseController(d.ResponseWriter).Flush()
+				time.Sleep(dropLinger) // as serveRun: the client reads what was sent
+				panic(http.ErrAbortHandler)
+			}
+			d.left--
+		}
+		m, err := d.ResponseWriter.Write(frame)
+		n += m
+		if err != nil {
+			return n, err
+		}
+		b = b[end:]
+	}
+	return n, nil
 }
 
 // handlerTransport is an http.RoundTripper that serves each request with

@@ -21,12 +21,16 @@ import (
 
 const testThreadKey = "AAAAAAAAAAAAAAAAAAAAAA" // 22 base64url characters
 
-// relayRun POSTs a turn to /relay/agent with the thread key and returns
-// its frames.
+// relayRun POSTs a turn with the thread key (to /agent, as the page does,
+// or to /relay/agent when runID ends in "-relay") and returns its frames.
 func relayRun(t *testing.T, srv *httptest.Server, threadID, runID, scenario string) []sse.Event {
 	t.Helper()
 	b, _ := json.Marshal(userInput(threadID, runID, "x", map[string]any{"scenario": scenario}))
-	req, _ := http.NewRequest("POST", srv.URL+"/relay/agent", bytes.NewReader(b))
+	path := "/agent"
+	if strings.HasSuffix(runID, "-relay") {
+		path = "/relay/agent"
+	}
+	req, _ := http.NewRequest("POST", srv.URL+path, bytes.NewReader(b))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Agui-Thread-Key", testThreadKey)
 	resp, err := http.DefaultClient.Do(req)
@@ -84,7 +88,7 @@ func TestThreads(t *testing.T) {
 	require.NotEmpty(t, a)
 	_, seq, ok := parseEventID(a[0].ID)
 	assert.True(t, ok && seq == 1, a[0].ID)
-	relayRun(t, srv, "t1", "r2", "state")
+	relayRun(t, srv, "t1", "r2-relay", "state")
 
 	for _, path := range []string{"/threads/t1", "/relay/threads/t1"} {
 		status, v := getThread(t, srv, path, testThreadKey)
@@ -98,7 +102,7 @@ func TestThreads(t *testing.T) {
 			roles = append(roles, head.Role+":"+head.ID)
 		}
 		assert.Contains(t, roles, "user:user-r1")
-		assert.Contains(t, roles, "user:user-r2")
+		assert.Contains(t, roles, "user:user-r2-relay")
 		assert.Greater(t, len(roles), 3, "%v", roles)
 		assert.NotEqual(t, "{}", string(v.State), "the state run's state is kept")
 	}
@@ -214,4 +218,42 @@ func TestThreadsKeptAcrossRestart(t *testing.T) {
 	relayRun(t, srv, "kept", "r3", "text")
 	_, more := getThread(t, srv, "/threads/kept", testThreadKey)
 	assert.Greater(t, len(more.Messages), len(after.Messages), "and goes on")
+}
+
+// TestThreadsDropAfter: -drop-after cuts the relay's streams too, and the
+// client resumes the run with its Last-Event-ID and the thread key: every
+// frame once.
+func TestThreadsDropAfter(t *testing.T) {
+	srv := startServer(t, config{dropAfter: 4})
+	b, _ := json.Marshal(userInput("t3", "r1", "x", map[string]any{"scenario": "tools"}))
+	var got []sse.Event
+	last := ""
+	for attempt := 0; attempt < 50; attempt++ {
+		req, _ := http.NewRequest("POST", srv.URL+"/agent", bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Agui-Thread-Key", testThreadKey)
+		if last != "" {
+			req.Header.Set("Last-Event-ID", last)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		raw, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", raw)
+		ev, _ := sse.ParseAll(raw)
+		assert.LessOrEqual(t, len(ev), 4)
+		got = append(got, ev...)
+		if len(ev) > 0 {
+			last = ev[len(ev)-1].ID
+		}
+		if err == nil {
+			break // the body ended: the run is over
+		}
+	}
+	c := testCatalog(t)
+	require.Len(t, got, len(c.byName["tools"].events))
+	for i, f := range got {
+		_, seq, _ := parseEventID(f.ID)
+		assert.Equal(t, i+1, seq)
+	}
 }
