@@ -17,6 +17,9 @@
 //   - worker-host.js: reducers whose wasm runs in a Web Worker
 //     (agui-worker.js); the page keeps only the Mirror;
 //   - content.js: textOf, a message's content as text;
+//   - thread.js and persist.js: loadThread, a thread kept by agui-relay
+//     loaded into a reducer (and its live run attached), with the last
+//     snapshot kept in IndexedDB;
 //   - agent.js: createAgent, a reducer loaded on first use plus its
 //     actions, what the framework bindings (react.js, svelte.js, vue.js)
 //     wrap.
@@ -33,6 +36,8 @@ export { LoadError } from './src/loader.js';
 export { createWorkerHost, createWorkerReducer } from './src/worker-host.js';
 export { textOf } from './src/content.js';
 export { createAgent, EMPTY_STATE } from './src/agent.js';
+export { loadThread, newThreadKey, threadHeaders, threadURL } from './src/thread.js';
+export { indexedDBStore, memoryStore } from './src/persist.js';
 
 /** Internals shared with tests and the benchmark; not part of the API. */
 export const __internal = {
