@@ -171,4 +171,4 @@ run:
 ## Chromium (web/test/demo; needs playwright-core in web/node_modules)
 test-demo: wasm web/node_modules/.package-lock.json
 	$(GO) test -count=1 ./cmd/agui-demo/
-	cd web && node --test test/demo/demo.e2e.mjs test/demo/resume.e2e.mjs
+	cd web && node --test test/demo/demo.e2e.mjs test/demo/resume.e2e.mjs test/demo/thread.e2e.mjs

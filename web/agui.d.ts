@@ -249,6 +249,10 @@ export interface RunOptions {
 }
 
 export type { ResumeOptions, ReconnectInfo, RunReport } from './src/resume.js';
+export { loadThread, persistThread, newThreadKey, threadHeaders, threadURL } from './src/thread.js';
+export type { LoadThreadOptions, LoadThreadResult } from './src/thread.js';
+export { indexedDBStore, memoryStore } from './src/persist.js';
+export type { ThreadStore, PersistedThread } from './src/persist.js';
 import type { ResumeOptions, ReconnectInfo, RunReport } from './src/resume.js';
 
 /**

@@ -36,7 +36,7 @@ export { LoadError } from './src/loader.js';
 export { createWorkerHost, createWorkerReducer } from './src/worker-host.js';
 export { textOf } from './src/content.js';
 export { createAgent, EMPTY_STATE } from './src/agent.js';
-export { loadThread, newThreadKey, threadHeaders, threadURL } from './src/thread.js';
+export { loadThread, persistThread, newThreadKey, threadHeaders, threadURL } from './src/thread.js';
 export { indexedDBStore, memoryStore } from './src/persist.js';
 
 /** Internals shared with tests and the benchmark; not part of the API. */

@@ -1,8 +1,11 @@
 // The demo page: a chat UI driven by the AG-UI reducer (Go, compiled to
 // WebAssembly) through the web module. Submitting adds the user message and
 // POSTs a RunAgentInput to the endpoint; the text/event-stream answer is fed
-// to the reducer, and the page renders the reducer's state.
-import { loadReducer } from '../agui.js';
+// to the reducer, and the page renders the reducer's state. The conversation
+// is a thread of the server's relay (docs/relay.md): the tab remembers its
+// thread id and key, and a reload loads the thread, painted first from the
+// browser's copy (IndexedDB), and attaches to its run if one is going on.
+import { loadReducer, loadThread, persistThread, newThreadKey, threadHeaders } from '../agui.js';
 import '../inspector.js'; // <agui-inspector>: the Inspect panel
 import { el, pretty, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
 
@@ -65,6 +68,26 @@ if (linked && !sameEndpoint(linked, ui.endpoint.value)
 ui.endpoint.addEventListener('change', () => store.set('endpoint', ui.endpoint.value.trim() || '/agent'));
 const wantScenario = params.get('scenario') || store.get('scenario', 'auto');
 ui.scenario.addEventListener('change', () => store.set('scenario', ui.scenario.value));
+
+// The tab's thread (sessionStorage: a reload keeps it, another tab starts
+// its own): its id and its key, the credential the relay asks for.
+const thread = {
+  id: sessionGet('thread') || `thread-${newThreadKey().slice(0, 12)}`,
+  key: sessionGet('threadKey') || newThreadKey(),
+  // started: a run was sent on it, so the relay has it (a new one is not asked for).
+  started: sessionGet('threadStarted') === sessionGet('thread') && sessionGet('thread') !== null,
+  save() { sessionSet('thread', this.id); sessionSet('threadKey', this.key); },
+  start() { if (!this.started) { this.started = true; sessionSet('threadStarted', this.id); } },
+  renew() { this.id = `thread-${newThreadKey().slice(0, 12)}`; this.key = newThreadKey(); this.started = false; this.save(); },
+};
+thread.save();
+function sessionGet(k) { try { return sessionStorage.getItem(`agui-demo.${k}`); } catch { return null; } }
+function sessionSet(k, v) { try { sessionStorage.setItem(`agui-demo.${k}`, v); } catch { /* private mode */ } }
+
+/** Whether the endpoint is this server's (its relay keeps the thread): others get no thread key. */
+function ownEndpoint(endpoint) {
+  try { return new URL(endpoint, location.href).origin === location.origin; } catch { return false; }
+}
 
 function sameEndpoint(a, b) {
   try { return new URL(a, location.href).href === new URL(b, location.href).href; } catch { return a === b; }
@@ -253,7 +276,10 @@ async function runWith(input) {
   try {
     // run() POSTs the RunAgentInput and feeds the SSE body to the reducer;
     // a network or HTTP error becomes fail(), an abort becomes stop().
-    const outcome = await reducer.run(endpoint, input, { signal: controller.signal });
+    const own = ownEndpoint(endpoint);
+    if (own) thread.start();
+    const headers = own ? threadHeaders(thread.key) : {};
+    const outcome = await reducer.run(endpoint, input, { signal: controller.signal, headers });
     if (outcome === 'aborted') note = 'stopped';
     if (outcome === 'incomplete' && reducer.state.status === 'running') {
       reducer.fail('The stream ended before the run finished (no RUN_FINISHED or RUN_ERROR).', 'INCOMPLETE');
@@ -293,7 +319,7 @@ async function send(text) {
   ui.input.value = '';
   autosize();
   reducer.addUserMessage(text);
-  await runWith(reducer.runInput({ forwardedProps: scenarioProps() }));
+  await runWith(reducer.runInput({ threadId: thread.id, forwardedProps: scenarioProps() }));
 }
 
 function resolveInterrupt(it, approved) {
@@ -302,9 +328,54 @@ function resolveInterrupt(it, approved) {
   const what = tc?.name ? `“${tc.name}”` : String(it.reason || 'the request');
   addNote(approved ? `You approved ${what}.` : `You rejected ${what}.`, approved ? 'approved' : 'rejected');
   runWith(reducer.runInput({
+    threadId: thread.id,
     forwardedProps: scenarioProps(),
     resume: [{ interruptId: it.id, status: 'resolved', payload: { approved } }],
   }));
+}
+
+// ---- the thread ------------------------------------------------------------------
+
+let persisting = null; // the writer of the browser's copy of the thread
+
+/**
+ * Loads the tab's thread from the server's relay: the browser's copy paints
+ * first, the relay's replaces it, and a run going on is followed live (as a
+ * run: Stop stops following it).
+ */
+async function openThread(shown) {
+  const endpoint = ui.endpoint.value.trim() || '/agent';
+  await persisting?.stop();
+  persisting = null;
+  if (!reducer || !ownEndpoint(endpoint)) return;
+  if (!thread.started) { // nothing on the relay yet: only the browser's copy to keep
+    persisting = persistThread(reducer, endpoint, thread.id, { persist: 'agui-demo' });
+    return;
+  }
+  const ctrl = new AbortController();
+  controller = ctrl;
+  setBusy(true);
+  const id = thread.id;
+  try {
+    const res = await loadThread(reducer, endpoint, id, {
+      threadKey: thread.key, persist: 'agui-demo', signal: ctrl.signal,
+      onLoad: () => { document.body.dataset.thread = 'relay'; shown?.(); },
+    });
+    if (thread.id !== id) { await res.persist?.stop(); return; } // a new chat meanwhile
+    persisting = res.persist;
+    document.body.dataset.thread = res.source;
+    if (res.live) document.body.dataset.attached = res.outcome;
+    if (res.outcome === 'aborted') note = 'stopped';
+  } catch (err) {
+    console.error(err);
+  } finally {
+    if (controller === ctrl) {
+      controller = null;
+      setBusy(false);
+    }
+    lastNote = null;
+    render();
+  }
 }
 
 // ---- wiring ----------------------------------------------------------------------
@@ -334,6 +405,8 @@ ui.bannerClose.addEventListener('click', () => {
 ui.newChat.addEventListener('click', () => {
   controller?.abort();
   reducer?.reset();
+  thread.renew();
+  openThread(); // nothing there yet: the browser's copy follows the new thread
   notes.length = 0;
   decisions.clear();
   extras++;
@@ -399,12 +472,14 @@ try {
     reconnectNote.count = i.reconnects;
   });
   await scenariosLoaded;
-  window.aguiDemo = { reducer, inspector: ui.inspector }; // for the console
+  window.aguiDemo = { reducer, inspector: ui.inspector, thread }; // for the console
   setBusy(false);
   render();
   setStatus(reducer.state.status || 'idle');
-  document.body.dataset.ready = 'true';
   ui.input.focus();
+  // Ready once the thread is shown (a run going on is followed after).
+  await openThread(() => { document.body.dataset.ready = 'true'; });
+  document.body.dataset.ready = 'true';
 } catch (err) {
   console.error(err);
   setStatus('error', 'no reducer');

@@ -59,12 +59,14 @@ async function reducerOf(target) {
  * does not have it) or 'none'; live says a run was going on and was
  * followed; outcome is that run's ('completed', 'aborted', 'failed',
  * 'incomplete') or 'idle'. persist (with options.persist) keeps writing the
- * reducer's snapshot until persist.stop().
+ * reducer's snapshot until persist.stop(). options.onLoad(result) is
+ * called once the thread is shown, before its live run is followed (the
+ * promise resolves when that run ends).
  */
 export async function loadThread(target, url, threadId, options = {}) {
   const {
     threadKey, headers, credentials, signal, fetch: fetchImpl = globalThis.fetch,
-    persist, threadsURL, resume,
+    persist, threadsURL, resume, onLoad,
   } = options ?? {};
   if (threadId === undefined || threadId === null || String(threadId) === '') throw new TypeError('agui thread: loadThread needs a threadId');
   const reducer = await reducerOf(target);
@@ -120,8 +122,19 @@ export async function loadThread(target, url, threadId, options = {}) {
 
   // A run is going on: its frames from the first, live.
   result.live = true;
+  onLoad?.({ ...result });
   result.outcome = await attach(reducer, url, cursor, { headers: hdrs, credentials, signal, fetch: fetchImpl, resume });
   return result;
+}
+
+/**
+ * Keeps reducer's snapshot in the browser's store as it changes, under
+ * the key loadThread reads (for a thread not on the relay yet: a new
+ * chat). Returns {stop(), flush()}.
+ */
+export function persistThread(reducer, url, threadId, { persist = true, threadsURL } = {}) {
+  const store = persistStore(persist);
+  return persistReducer(reducer, store, String(threadsURL ?? threadURL(url, threadId)));
 }
 
 // How often attach retries a request that failed before any frame came.
