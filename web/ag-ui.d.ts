@@ -20,6 +20,10 @@ export interface ResumeAgentConfig {
   resume?: false | (Omit<import('./agui.js').ResumeOptions, 'sleep' | 'random'> & { onReconnect?: (info: import('./agui.js').ReconnectInfo) => void });
   /** The run to continue: connectAgent() resumes it from this SSE id (saved from agent.lastEventId before a reload). */
   lastEventId?: string;
+  /** connectAgent() without lastEventId loads the thread from an agui-relay in front of the agent
+   *  (GET threads/{threadId} next to url: the conversation, then its live run; docs/relay.md).
+   *  false: connect as @ag-ui/client does (nothing). An agent not behind a relay connects as with false. */
+  threads?: boolean;
 }
 
 /** @ag-ui/client's HttpAgent (same options: url, headers, threadId, initialMessages,
@@ -30,6 +34,8 @@ export declare class HttpAgent extends OfficialHttpAgent implements ReducerAgent
   readonly reducerState: ReducerAgentMembers['reducerState'];
   /** The SSE id of the last frame passed on ('' when the frames carried none). */
   lastEventId: string;
+  /** Where connectAgent() loads the thread (default: threads/{threadId} next to url). */
+  threadsURL?: string;
   /** How the last run's transport ended: its reconnects. */
   lastRun: import('./agui.js').RunReport | null;
 }

@@ -13,8 +13,10 @@
 // RUN_STARTED per run): the run fails with code 'resume_restarted'.
 
 import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor } from './resume.js';
+import { threadConnect, keepThreadKey } from './ag-ui-connect.js';
 
 const RESUME = Symbol('ag-ui resume config');
+const THREADS = Symbol('ag-ui threads config');
 const TRANSFORM = Symbol('ag-ui transformHttpEventStream');
 /** @ag-ui/client's protobuf media type (@ag-ui/proto AGUI_MEDIA_TYPE): read by its own transport. */
 const PROTO_TYPE = 'application/vnd.ag-ui.event+proto';
@@ -135,12 +137,14 @@ export function withResume(Base, { transformHttpEventStream } = {}) {
     constructor(config = {}, ...rest) {
       super(config, ...rest);
       this[RESUME] = config?.resume;
+      this[THREADS] = config?.threads;
       this.lastEventId = config?.lastEventId ?? '';
     }
 
     clone() {
       const c = super.clone();
       c[RESUME] = this[RESUME];
+      c[THREADS] = this[THREADS];
       c.lastEventId = this.lastEventId;
       return c;
     }
@@ -151,15 +155,22 @@ export function withResume(Base, { transformHttpEventStream } = {}) {
       return resumableRun(this, input, null);
     }
 
-    /** connectAgent(): continues the run named by lastEventId (after a reload), if any. */
+    /**
+     * connectAgent(): continues the run named by lastEventId (after a
+     * reload), if any; else loads the thread from a relay (ag-ui-connect.js;
+     * config threads: false turns that off).
+     */
     connect(input) {
-      if (this[RESUME] === false || !this.lastEventId || !this.activeRunDetach$) return super.connect(input);
-      return resumableRun(this, input, this.lastEventId);
+      if (this[RESUME] === false || !this.activeRunDetach$) return super.connect(input);
+      if (this.lastEventId) return resumableRun(this, input, this.lastEventId);
+      if (this[THREADS] === false) return super.connect(input);
+      return threadConnect(this, input, rootClass(this.activeRunDetach$), () => super.connect(input),
+        (from) => resumableRun(this, input, from, true));
     }
   };
 }
 
-function resumableRun(agent, input, from) {
+function resumableRun(agent, input, from, runStarted = from == null) {
   const Observable = rootClass(agent.activeRunDetach$);
   return new Observable((sub) => {
     const ctrl = new AbortController();
@@ -170,7 +181,7 @@ function resumableRun(agent, input, from) {
     let cursor = from ?? ''; // this run's cursor: concurrent runs of one agent keep their own
     let over = false; // RUN_FINISHED or RUN_ERROR passed on
     let closed = false;
-    let started = from == null; // a RUN_STARTED was passed on (connect: one is made up)
+    let started = runStarted; // a RUN_STARTED was passed on (connect: one is made up)
     const fail = (err) => { if (!closed) { closed = true; sub.error(err); } };
     const done = () => { if (!closed) { closed = true; sub.complete(); } };
 
@@ -195,6 +206,7 @@ function resumableRun(agent, input, from) {
         }
         throw await httpError(response);
       }
+      keepThreadKey(agent, response); // a relay's key for this thread (ag-ui-connect.js)
       const transform = agent.constructor[TRANSFORM];
       if (!sent && transform && response.headers.get('content-type') === PROTO_TYPE) return official(response, transform);
       const reader = response.body?.getReader();
