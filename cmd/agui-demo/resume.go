@@ -72,28 +72,9 @@ func (s *server) startRun(sc *scenario, ids map[string]string, threadID, runID s
 		defer s.running.Done()
 		defer cancel()
 		start := time.Now()
-		produced := 0
-		var err error
-		var buf []byte
-		for i, ev := range sc.events {
-			if s.beforeEvent != nil {
-				s.beforeEvent(i)
-			}
-			if d := s.delay(ev); d > 0 {
-				t := time.NewTimer(d)
-				select {
-				case <-ctx.Done():
-					t.Stop()
-				case <-t.C:
-				}
-			}
-			if err = ctx.Err(); err != nil {
-				break
-			}
-			buf = s.render(buf[:0], ev, ids, threadID, runID)
-			s.runs.append(run, bytes.Clone(buf))
-			produced++
-		}
+		produced, err := s.replay(ctx, sc, ids, threadID, runID, func(frame []byte) {
+			s.runs.append(run, bytes.Clone(frame))
+		})
 		s.runs.finish(run, err == nil)
 		switch {
 		case err == nil:
@@ -108,6 +89,35 @@ func (s *server) startRun(sc *scenario, ids map[string]string, threadID, runID s
 		}
 	}()
 	return run, rd
+}
+
+// replay produces the events of the scenario, paced, rendered with the
+// request's (bounded) thread and run ids and the id mapping of choose,
+// into emit (whose argument is reused after it returns), until the end or
+// until ctx is done (its error). It returns the events produced.
+func (s *server) replay(ctx context.Context, sc *scenario, ids map[string]string, threadID, runID string, emit func([]byte)) (int, error) {
+	produced := 0
+	var buf []byte
+	for i, ev := range sc.events {
+		if s.beforeEvent != nil {
+			s.beforeEvent(i)
+		}
+		if d := s.delay(ev); d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+			case <-t.C:
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return produced, err
+		}
+		buf = s.render(buf[:0], ev, ids, threadID, runID)
+		emit(buf)
+		produced++
+	}
+	return produced, nil
 }
 
 // parseDropAfter reads -drop-after: "N" cuts every connection after N

@@ -278,6 +278,10 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, status, code, msg)
 		return
 	}
+	if isInternal(r.Context()) {
+		s.produceTo(w, r, req) // the relay's upstream request: the relay logs the run (threads.go)
+		return
+	}
 	run, rd := s.startRun(req.scenario, req.ids, req.threadID, req.runID)
 	if run == nil {
 		// Runs whose clients left go on for -resume-grace, and count.

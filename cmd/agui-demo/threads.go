@@ -70,6 +70,32 @@ func (s *server) newRelay(st store.Store) (*relay.Server, error) {
 	})
 }
 
+// produceTo answers the relay's upstream request with the recorded run,
+// produced straight into the response: the relay keeps the run's log (its
+// frames, ids, resumes), so the run log (runlog.go) does not hold it too.
+func (s *server) produceTo(w http.ResponseWriter, r *http.Request, req runRequest) {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Agui-Scenario", req.scenario.name)
+	w.WriteHeader(http.StatusOK)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	var out []byte
+	produced, err := s.replay(ctx, req.scenario, req.ids, req.threadID, req.runID, func(frame []byte) {
+		out = append(append(append(out[:0], "data: "...), frame...), "\n\n"...)
+		if _, err := w.Write(out); err != nil {
+			cancel() // the relay went away
+		}
+	})
+	if err != nil {
+		s.logf("agent: run %s, scenario %s (for the relay): stopped after %d of %d events", req.runID, req.scenario.name, produced, len(req.scenario.events))
+	}
+	if s.done != nil {
+		s.done(req.scenario.name, produced, err)
+	}
+}
+
 // threadKeyHeader is the relay's credential header: a POST /agent that
 // carries it is a turn of a kept thread, served by the relay.
 const threadKeyHeader = "X-Agui-Thread-Key"

@@ -257,3 +257,19 @@ func TestThreadsDropAfter(t *testing.T) {
 		assert.Equal(t, i+1, seq)
 	}
 }
+
+// TestThreadsOneLog: a turn through the relay is logged once, by the
+// relay: the recorded agent produces it straight into the relay's upstream
+// request, and the run log holds nothing of it.
+func TestThreadsOneLog(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx})
+	srv := httptest.NewServer(s)
+	defer func() { srv.Close(); cancel(); s.wait() }()
+	frames := relayRun(t, srv, "one-log", "r1", "tools")
+	require.Len(t, frames, len(testCatalog(t).byName["tools"].events))
+	s.runs.mu.Lock()
+	defer s.runs.mu.Unlock()
+	assert.Empty(t, s.runs.runs, "no run in the run log")
+	assert.Zero(t, s.runs.held, "no byte held by the run log")
+}
