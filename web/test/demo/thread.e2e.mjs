@@ -179,6 +179,7 @@ test('the relay unreachable, a reload paints the browser\'s copy; new chat start
   await type(page, 'hello again', 'text');
   await waitRuns(page, 1);
   await page.reload();
-  await page.waitForFunction(() => window.aguiDemo?.reducer?.state.messages.length === 2, null, { timeout: TIMEOUT });
+  await ready(page);
   assert.equal(await page.evaluate(() => document.body.dataset.thread), 'relay');
+  assert.equal((await shown(page)).messages.length, 2);
 });
