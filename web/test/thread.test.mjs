@@ -5,7 +5,7 @@
 // browser's copy painted first and kept while the relay is unreachable.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, loadThread, newThreadKey, threadHeaders, threadURL, memoryStore } from '../agui.node.js';
+import { loadReducer, loadThread, newThreadKey, threadHeaders, threadURL, memoryStore, createAgent } from '../agui.node.js';
 import { wasmURL } from './helpers.mjs';
 import { startDemo } from './demo-server.mjs';
 
@@ -121,4 +121,18 @@ test('persist: the browser\'s copy paints first, stays when the relay cannot be 
   assert.deepEqual(seen, [2, 4], 'the copy (one turn), then the relay\'s (two)');
   assert.deepEqual(view(c.state), view(a.state));
   await r2.persist.stop();
+});
+
+test('an agent of createAgent loads a thread too (its reducer, loaded first)', async () => {
+  const url = `${fast.url}agent`;
+  const key = newThreadKey();
+  const a = factory.createReducer({ threadId: 'thread-agent' });
+  assert.equal(await turn(a, url, key, 'hello', 'text'), 'completed');
+  const agent = createAgent({ url, wasm: wasmURL, threadId: 'thread-agent', runOptions: { headers: threadHeaders(key) } });
+  const res = await loadThread(agent, url, 'thread-agent', { threadKey: key });
+  assert.equal(res.found, true);
+  assert.deepEqual(view(agent.state), view(a.state));
+  await agent.send('more');
+  assert.equal(agent.state.messages.length, a.state.messages.length + 2);
+  agent.dispose();
 });
