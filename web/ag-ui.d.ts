@@ -24,6 +24,8 @@ export interface ResumeAgentConfig {
    *  (GET threads/{threadId} next to url: the conversation, then its live run; docs/relay.md).
    *  false: connect as @ag-ui/client does (nothing). An agent not behind a relay connects as with false. */
   threads?: boolean;
+  /** Where connectAgent() loads the thread (default: threads/{threadId} next to url). */
+  threadsURL?: string | URL;
 }
 
 /** @ag-ui/client's HttpAgent (same options: url, headers, threadId, initialMessages,

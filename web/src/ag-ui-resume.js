@@ -138,6 +138,7 @@ export function withResume(Base, { transformHttpEventStream } = {}) {
       super(config, ...rest);
       this[RESUME] = config?.resume;
       this[THREADS] = config?.threads;
+      if (config?.threadsURL !== undefined) this.threadsURL = String(config.threadsURL);
       this.lastEventId = config?.lastEventId ?? '';
     }
 
@@ -145,6 +146,7 @@ export function withResume(Base, { transformHttpEventStream } = {}) {
       const c = super.clone();
       c[RESUME] = this[RESUME];
       c[THREADS] = this[THREADS];
+      if (this.threadsURL !== undefined) c.threadsURL = this.threadsURL;
       c.lastEventId = this.lastEventId;
       return c;
     }
