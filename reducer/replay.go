@@ -50,6 +50,7 @@ type checkpoint struct {
 	steps []Step
 	msgs  []*Message
 	tools []*ToolCall
+	subs  []Subagent // subagents are few: kept whole
 
 	savedMsgs  map[*Message]Message
 	savedTools map[*ToolCall]ToolCall
@@ -176,6 +177,7 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		steps: slices.Clone(r.st.Steps),
 		msgs:  slices.Clone(r.st.Messages),
 		tools: slices.Clone(r.st.ToolCalls),
+		subs:  saveSubagents(r.st.Subagents),
 
 		savedMsgs:  map[*Message]Message{},
 		savedTools: map[*ToolCall]ToolCall{},
@@ -190,6 +192,16 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 }
 
 func cloneVerifier(v verifier) verifier { return v.clone() }
+
+// saveSubagents copies the subagents as they are: their handlers replace
+// their fields, never change what a field points to.
+func saveSubagents(list []*Subagent) []Subagent {
+	out := make([]Subagent, len(list))
+	for i, s := range list {
+		out[i] = *s
+	}
+	return out
+}
 
 // closeCheckpoint forgets checkpoint i (its run ended).
 func (r *Reducer) closeCheckpoint(i int) {
@@ -302,6 +314,14 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
+	r.st.Subagents = make([]*Subagent, len(cp.subs))
+	clear(r.subByID)
+	for i := range cp.subs {
+		s := cp.subs[i]
+		s.pos = i
+		r.st.Subagents[i] = &s
+		r.subByID[s.ID] = &s
+	}
 	r.indexTally()
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
 	r.chunks, r.verify = cp.chunks, cp.verify

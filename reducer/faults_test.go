@@ -1,0 +1,81 @@
+package reducer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Faults: what cuts, resends, restores and local stops must never do to the
+// state (lose, duplicate or leave running).
+
+// subagentRun is a run that starts a subagent and a step, streams some
+// text, and leaves both open at cut.
+func subagentRun(run string) []string {
+	return []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"` + run + `"}`,
+		`{"type":"STEP_STARTED","stepName":"plan"}`,
+		`{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"researcher"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant","subagentRunId":"s1"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hel"}`,
+	}
+}
+
+// When the run ends, however it ends, nothing of it stays running: its
+// messages, tool calls, subagents and steps.
+func TestRunEndClosesEverythingOpen(t *testing.T) {
+	for _, end := range []string{"RUN_ERROR", "RUN_FINISHED", "fail"} {
+		t.Run(end, func(t *testing.T) {
+			r := New(Options{})
+			lines := subagentRun("r1")
+			switch end {
+			case "RUN_ERROR":
+				lines = append(lines, `{"type":"RUN_ERROR","message":"boom","code":"x"}`)
+			case "RUN_FINISHED": // what stop() folds
+				lines = append(lines, `{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}`)
+			}
+			foldLines(t, r, lines)
+			if end == "fail" {
+				m := newMirror(t, r)
+				m.apply(t, r.Fail("network", "network"))
+				m.check(t, r, "fail")
+			}
+			st := r.State()
+			require.Len(t, st.Subagents, 1)
+			require.NotEqual(t, SubagentStatusRunning, st.Subagents[0].Status)
+			if end == "RUN_FINISHED" {
+				require.Equal(t, SubagentStatusFinished, st.Subagents[0].Status)
+			} else {
+				require.Equal(t, SubagentStatusError, st.Subagents[0].Status)
+				require.NotNil(t, st.Subagents[0].Error)
+			}
+			for _, s := range st.Steps {
+				require.NotEqual(t, StepRunning, s.Status, "step %s", s.Name)
+			}
+			for _, m := range st.Messages {
+				require.False(t, m.Streaming, "message %s", m.ID)
+			}
+		})
+	}
+}
+
+// A run resent from its start keeps the subagents it started, and the
+// change records keep a mirror equal to the state.
+func TestResentRunKeepsItsSubagents(t *testing.T) {
+	r := New(Options{})
+	lines := subagentRun("r1")
+	all := append(append([]string{}, lines...), lines...)
+	all = append(all,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"lo"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m1"}`,
+		`{"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}`,
+		`{"type":"STEP_FINISHED","stepName":"plan"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}`)
+	foldLines(t, r, all)
+	st := r.State()
+	require.Len(t, st.Subagents, 1)
+	require.Equal(t, SubagentStatusFinished, st.Subagents[0].Status)
+	require.Equal(t, "Hello", contentOf(t, r, "m1"))
+	require.True(t, strings.Contains(string(r.Snapshot()), `"subagents":[{"id":"s1"`))
+}
