@@ -25,6 +25,11 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 			return nil, err
 		}
 	}
+	if err := checkEventID(next.st.LastEventID, r.opt.MaxFieldBytes); err != nil {
+		// What SetLastEventID refuses, restore refuses: no request could
+		// carry it back as Last-Event-ID.
+		return nil, errorf("bad_snapshot", "restore: lastEventId: "+err.Message)
+	}
 	next.stateBytes, next.activityBytes = jsontree.Size(next.st.State), sumCharges(next.st.Messages)
 	if next.overBudget(next.stateBytes, next.activityBytes) {
 		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))

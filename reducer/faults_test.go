@@ -79,3 +79,25 @@ func TestResentRunKeepsItsSubagents(t *testing.T) {
 	require.Equal(t, "Hello", contentOf(t, r, "m1"))
 	require.True(t, strings.Contains(string(r.Snapshot()), `"subagents":[{"id":"s1"`))
 }
+
+// restore refuses what SetLastEventID refuses: a lastEventId that no
+// request could send back, and the state stays as it was.
+func TestRestoreRefusesAnUnsendableEventID(t *testing.T) {
+	src := New(Options{})
+	foldAll(t, src, textRun("t", "r1", "m1", "Hi"))
+	good := string(src.Snapshot())
+	for _, id := range []string{"x\r\ny", "x\ny", "a\x00b"} {
+		r := New(Options{})
+		foldAll(t, r, textRun("t", "r0", "m0", "before"))
+		before := string(r.Snapshot())
+		bad := strings.Replace(good, `"runId":"r1"`, `"runId":"r1","lastEventId":`+string(jsonString(id)), 1)
+		c, err := r.Restore([]byte(bad))
+		require.Error(t, err, "%q", id)
+		require.Nil(t, c)
+		require.Equal(t, "bad_snapshot", err.(*Error).Code)
+		require.Contains(t, err.(*Error).Message, "lastEventId")
+		require.Equal(t, before, string(r.Snapshot()))
+		require.NotNil(t, r.CheckEventID(id))
+	}
+	require.Nil(t, New(Options{}).CheckEventID("ok-1"))
+}

@@ -337,6 +337,18 @@ func setLastEventID(h int32, data []byte) int32 {
 	return change(lookup(h).r.SetLastEventID(string(data)))
 }
 
+// checkEventID outputs an empty change record when setLastEventID would
+// take data as an id, else one with the diagnostic it would refuse it with.
+// A host that applies a frame and then records its id checks the id first:
+// a frame whose id is refused is refused whole, and changes nothing.
+func checkEventID(h int32, data []byte) int32 {
+	var c reducer.Change
+	if err := lookup(h).r.CheckEventID(string(data)); err != nil {
+		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: err.Code, Level: reducer.LevelError, Message: err.Message})
+	}
+	return change(&c)
+}
+
 // lastEventID outputs the state's lastEventId as text: what a
 // reconnecting transport sends, read without a snapshot.
 func lastEventID(h int32) int32 {

@@ -377,3 +377,27 @@ func TestLastEventID(t *testing.T) {
 	text, _ = result(setLastEventID(h, nil))
 	require.Equal(t, "remove", decode(t, text).Ops[0].Op)
 }
+
+// checkEventId says what setLastEventId would refuse, before the frame is
+// applied (the web module's apply(event, {id}) asks it first).
+func TestCheckEventID(t *testing.T) {
+	h := newHandle(t, "")
+	s, okay := result(checkEventID(h, []byte("x\r\ny")))
+	require.True(t, okay)
+	rec := decode(t, s)
+	require.Len(t, rec.Diagnostics, 1)
+	require.Equal(t, "bad_event", rec.Diagnostics[0].Code)
+	require.Equal(t, "error", rec.Diagnostics[0].Level)
+	s, _ = result(checkEventID(h, []byte("frame-1")))
+	require.Equal(t, "{}", s)
+	// A snapshot whose lastEventId has CR, LF or NUL is refused whole.
+	snap, _ := result(snapshot(h))
+	bad := strings.Replace(snap, `{`, `{"lastEventId":"a\nb",`, 1)
+	s, _ = result(restore(h, []byte(bad)))
+	rec = decode(t, s)
+	require.Len(t, rec.Diagnostics, 1)
+	require.Equal(t, "bad_snapshot", rec.Diagnostics[0].Code)
+	require.Empty(t, rec.Ops)
+	after, _ := result(snapshot(h))
+	require.Equal(t, snap, after)
+}

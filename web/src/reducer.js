@@ -85,6 +85,12 @@ class AguiReducer extends Mirror {
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' ? undefined : frame?.id;
     if (id != null) {
+      // An id setLastEventId would refuse refuses the frame before it is applied.
+      const chk = JSON.parse(this.#core.call('checkEventId', h, String(id)).text);
+      if (chk.diagnostics?.length) {
+        this._commit([chk]);
+        return chk;
+      }
       const rec = this.#apply(h, event, sseEventName);
       const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
       this._commit([idRec]);
