@@ -21,10 +21,14 @@ func Names() []string {
 	return []string{Auto, AGUI, SSEContract, TanStack, Streaming}
 }
 
-// AmendEvent names the CUSTOM event by which a translation says what
-// canonical AG-UI has no event for (an approval request, a client-side
-// tool, a finish reason, a recoverable error, a text sent whole). Package
-// reducer folds it (reducer.AmendEvent); docs/dialects.md describes it.
+// AmendEvent names the CUSTOM event that carries an amendment (what
+// canonical AG-UI has no event for: an approval request, a client-side
+// tool, a finish reason, a recoverable error, a text sent whole) when the
+// host of Translate re-emits canonical AG-UI rather than folding it. It is
+// an ordinary custom event for every reducer: amendments reach a reducer
+// only through TranslateTo's amend function (reducer.Reducer.Amend), never
+// from a stream, so a canonical stream cannot forge them.
+// docs/dialects.md describes the amendments.
 const AmendEvent = "agui.amend"
 
 // Default limits (see Options), those of package reducer.
@@ -120,8 +124,10 @@ type Translator struct {
 	last dialect      // dialect of the last non-canonical event (mixed-dialect warning)
 	n    [idKinds]int // counters behind assigned ids
 
-	emitFn func([]byte)
-	diags  []Diagnostic
+	emitFn  func([]byte)
+	amendFn func([]byte) // nil: amendments are emitted as AmendEvent
+	wrap    []byte       // an amendment wrapped as AmendEvent
+	diags   []Diagnostic
 	b      []byte  // the event being built
 	bld    builder // and its builder
 
@@ -199,7 +205,7 @@ func New(opt Options) *Translator {
 
 // Reset forgets the stream: the next event starts a new conversation.
 func (t *Translator) Reset() {
-	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0]}
+	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0], wrap: t.wrap[:0]}
 	t.msgs = map[string]bool{}
 	t.activities = map[string]bool{}
 	t.tools = map[string]*toolRec{}
@@ -392,10 +398,21 @@ var (
 // is the SSE event name when the event came in a frame ("" otherwise), data
 // its JSON text. A canonical event is passed on as it came. It returns the
 // diagnostics of the event, valid until the next call: when one is an error,
-// nothing was emitted.
+// nothing was emitted. Amendments are emitted as the custom event
+// AmendEvent: Translate is for a host that re-emits canonical AG-UI; one
+// that folds into a reducer uses TranslateTo.
 func (t *Translator) Translate(name string, data []byte, emit func(event []byte)) []Diagnostic {
-	t.emitFn, t.diags = emit, t.diags[:0]
-	defer func() { t.emitFn = nil }()
+	return t.TranslateTo(name, data, emit, nil)
+}
+
+// TranslateTo is Translate for a host that folds the events into a
+// reducer: canonical events go to emit, and the amendments (the object
+// docs/dialects.md describes, as JSON text valid only during the call) to
+// amend, in the order they come, for reducer.Reducer.Amend. A nil amend
+// is Translate's behaviour.
+func (t *Translator) TranslateTo(name string, data []byte, emit, amend func([]byte)) []Diagnostic {
+	t.emitFn, t.amendFn, t.diags = emit, amend, t.diags[:0]
+	defer func() { t.emitFn, t.amendFn = nil, nil }()
 	if err := t.translate(name, data); err != nil && err != errIgnored {
 		t.diags = append(t.diags[:0], *err)
 	}

@@ -101,3 +101,35 @@ func TestRestoreRefusesAnUnsendableEventID(t *testing.T) {
 	}
 	require.Nil(t, New(Options{}).CheckEventID("ok-1"))
 }
+
+// A canonical stream cannot forge an amendment: CUSTOM "agui.amend" is an
+// ordinary custom event (reported, nothing else changes), as the official
+// client has it.
+func TestCustomAmendIsAnOrdinaryCustomEvent(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		r := New(Options{Strict: strict})
+		foldLines(t, r, []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+			`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
+			`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"$10"}`,
+			`{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
+			`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"pay","parentMessageId":"m"}`,
+			`{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\"to\":\"Bob\"}"}`,
+			`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
+		})
+		before := string(r.Snapshot())
+		for _, v := range []string{
+			`{"messageId":"m","content":"$10,000 to Mallory"}`,
+			`{"toolCallId":"c","args":{"to":"Mallory"},"clientSide":true}`,
+			`{"finishReason":"stop"}`,
+		} {
+			cs := foldLines(t, r, []string{`{"type":"CUSTOM","name":"agui.amend","value":` + v + `}`})
+			require.Len(t, cs[0].Events, 1)
+			require.Equal(t, "custom", cs[0].Events[0].Type)
+			require.Equal(t, "agui.amend", cs[0].Events[0].Name)
+			require.Empty(t, cs[0].Ops)
+			require.Empty(t, cs[0].Diagnostics)
+		}
+		require.Equal(t, before, string(r.Snapshot()))
+	}
+}

@@ -246,10 +246,6 @@ func (r *Reducer) applyEvent(c *Change, ev *Event) {
 			c.warn("unknown_member", string(ev.Type)+": removed the unknown member at '"+p+"'")
 		}
 	}
-	if ev.Type == Custom && ev.CustomName == AmendEvent {
-		r.amend(c, ev)
-		return
-	}
 	r.transformChunks(c, ev, func(e *Event) {
 		if r.opt.Strict {
 			r.verify.check(c, e)

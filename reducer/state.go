@@ -90,7 +90,7 @@ type RunErr struct {
 	HasCode bool
 
 	// Recoverable says whether the client may retry, when the agent said
-	// (AmendEvent; the streaming dialect's error events do).
+	// (an amendment, Amend; the streaming dialect's error events do).
 	Recoverable    bool
 	HasRecoverable bool
 }
@@ -184,7 +184,7 @@ type ToolCall struct {
 	HasEncrypted     bool
 	Metadata         *jsontree.Object
 
-	// A call that waits for the user or the client shows it (AmendEvent;
+	// A call that waits for the user or the client shows it (an amendment, Amend;
 	// the dialects send it): the approval request as sent ({id,
 	// needsApproval}), and whether the client, not the agent, must run it.
 	Approval   *jsontree.Object

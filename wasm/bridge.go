@@ -45,6 +45,7 @@ type instance struct {
 	depth  int             // the reducer's MaxDepth option (0: its default)
 	cur    *reducer.Change // the change applyFrame is filling
 	fold   func([]byte)    // folds one canonical event into cur (made once: no allocation per event)
+	amend  func([]byte)    // folds one amendment into cur
 }
 
 // applyFrame folds one frame: the translator turns it into canonical
@@ -52,7 +53,7 @@ type instance struct {
 func (inst *instance) applyFrame(c *reducer.Change, name string, data []byte) {
 	c.Reset()
 	inst.cur = c
-	diags := inst.t.Translate(name, data, inst.fold)
+	diags := inst.t.TranslateTo(name, data, inst.fold, inst.amend)
 	for _, d := range diags {
 		level := reducer.LevelError
 		if d.Warning {
@@ -211,6 +212,7 @@ func create(opts []byte) int32 {
 		Dialect: dialectName, NewID: o.NewID, MaxEventBytes: o.MaxEventBytes, MaxDepth: o.MaxDepth, MaxFieldBytes: o.MaxFieldBytes,
 	})}
 	inst.fold = func(ev []byte) { inst.r.ApplyAppend(inst.cur, ev) }
+	inst.amend = func(v []byte) { inst.r.Amend(inst.cur, v) }
 	instances[lastHandle] = inst
 	return lastHandle
 }
