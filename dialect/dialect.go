@@ -128,8 +128,8 @@ type Translator struct {
 	amendFn func([]byte) // nil: amendments are emitted as AmendEvent
 	wrap    []byte       // an amendment wrapped as AmendEvent
 	diags   []Diagnostic
-	b      []byte  // the event being built
-	bld    builder // and its builder
+	b       []byte  // the event being built
+	bld     builder // and its builder
 
 	// The conversation as the stream told it.
 	msgs       map[string]bool     // message ids in use

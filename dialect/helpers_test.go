@@ -24,8 +24,8 @@ type Change = reducer.Change
 // wasm/bridge.go): each frame is translated, and the canonical events it
 // stands for make one change record, with the translator's diagnostics.
 type pipeline struct {
-	r    *reducer.Reducer
-	t    *Translator
+	r           *reducer.Reducer
+	t           *Translator
 	cur         *Change
 	fold, amend func([]byte)
 }
