@@ -34,10 +34,15 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	if next.overBudget(next.stateBytes, next.activityBytes) {
 		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
-	r.st, r.msgByID, r.toolByID, r.cited = next.st, next.msgByID, next.toolByID, next.cited
+	r.st, r.msgByID, r.toolByID, r.cited, r.subByID = next.st, next.msgByID, next.toolByID, next.cited, next.subByID
 	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}
+	if r.opt.Strict {
+		// The verifier's memory is derived from the events: rebuilt
+		// from what the snapshot shows of them.
+		r.verify.rebuild(&r.st)
+	}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
 	r.endReplay()
 	r.dropCheckpoints()

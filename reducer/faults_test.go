@@ -133,3 +133,62 @@ func TestCustomAmendIsAnOrdinaryCustomEvent(t *testing.T) {
 		require.Equal(t, before, string(r.Snapshot()))
 	}
 }
+
+// validRun is a run the official verifier accepts: text, reasoning, a tool
+// call, a step, a subagent with its own message, state and activity.
+var validRun = []string{
+	`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+	`{"type":"STEP_STARTED","stepName":"plan"}`,
+	`{"type":"REASONING_START","messageId":"rs"}`,
+	`{"type":"REASONING_MESSAGE_START","messageId":"rm","role":"reasoning"}`,
+	`{"type":"REASONING_MESSAGE_CONTENT","messageId":"rm","delta":"think"}`,
+	`{"type":"REASONING_MESSAGE_END","messageId":"rm"}`,
+	`{"type":"REASONING_END","messageId":"rs"}`,
+	`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`,
+	`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello "}`,
+	`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/n","value":1}]}`,
+	`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"world"}`,
+	`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m1"}`,
+	`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\":"}`,
+	`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"1}"}`,
+	`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+	`{"type":"TEXT_MESSAGE_END","messageId":"m1"}`,
+	`{"type":"TOOL_CALL_RESULT","messageId":"tr1","toolCallId":"c1","content":"ok"}`,
+	`{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"helper"}`,
+	`{"type":"TEXT_MESSAGE_START","messageId":"m2","role":"assistant","subagentRunId":"s1"}`,
+	`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"sub","subagentRunId":"s1"}`,
+	`{"type":"TEXT_MESSAGE_END","messageId":"m2","subagentRunId":"s1"}`,
+	`{"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"progress","content":{"p":1}}`,
+	`{"type":"ACTIVITY_DELTA","messageId":"a1","activityType":"progress","patch":[{"op":"replace","path":"/p","value":2}]}`,
+	`{"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}`,
+	`{"type":"STEP_FINISHED","stepName":"plan"}`,
+	`{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}`,
+}
+
+func orderErrors(cs ...*Change) []string {
+	var out []string
+	for _, c := range cs {
+		for _, d := range c.Diagnostics {
+			if d.Level == LevelError {
+				out = append(out, d.Code+": "+d.Message)
+			}
+		}
+	}
+	return out
+}
+
+// A strict reducer restored from its own snapshot, at any point of a valid
+// run, verifies the run's continuation without a false violation.
+func TestStrictRestoreVerifiesTheContinuation(t *testing.T) {
+	whole := New(Options{Strict: true})
+	require.Empty(t, orderErrors(foldLines(t, whole, validRun)...))
+	for cut := 1; cut < len(validRun); cut++ {
+		r := New(Options{Strict: true})
+		foldLines(t, r, validRun[:cut])
+		r2 := New(Options{Strict: true})
+		_, err := r2.Restore(r.Snapshot())
+		require.NoError(t, err)
+		require.Empty(t, orderErrors(foldLines(t, r2, validRun[cut:])...), "cut at %d", cut)
+		require.Equal(t, string(whole.Snapshot()), string(r2.Snapshot()), "cut at %d", cut)
+	}
+}
