@@ -253,6 +253,20 @@ type Conversation struct {
 	MessageIDs      []string // of every message, in any order
 	ToolCalls       []ConversationToolCall
 	RunningSteps    []string // the names of the steps whose status is "running"
+
+	// Open is the conversation's last message when it is an assistant
+	// message still streaming in the running run: the text a dialect
+	// without message ids goes on streaming into after a restore.
+	Open *ConversationMessage
+}
+
+// A ConversationMessage is the open message of a Conversation.
+type ConversationMessage struct {
+	ID              string
+	Text, Reasoning string
+	// Reasoning is what streams (the message holds reasoning and no
+	// text yet), else text.
+	ReasoningOpen bool
 }
 
 // A ConversationToolCall is a tool call of a Conversation.
@@ -284,6 +298,39 @@ func (t *Translator) ResumeConversation(c *Conversation) {
 	for _, name := range c.RunningSteps {
 		t.steps[name] = true
 	}
+	if o := c.Open; o != nil && t.running && o.ID != "" && t.msgs[o.ID] {
+		// The segment the text was streaming into goes on: a restore
+		// does not start a second assistant message.
+		t.seg, t.segs = o.ID, append(t.segs[:0], o.ID)
+		t.segText, t.segReasoning = !o.ReasoningOpen, o.ReasoningOpen
+		t.texts[o.ID] = &textRec{text: []byte(o.Text), reasoning: []byte(o.Reasoning)}
+		t.active = o.ID
+	}
+}
+
+// openMessage reads the open message of a snapshot's last message.
+func openMessage(elem []byte, opt jsontree.ParseOptions) *ConversationMessage {
+	var id, role, streaming, content, reasoning []byte
+	if jsontree.ScanObject(elem, opt, func(k, v []byte) error {
+		switch string(k) {
+		case "id":
+			id = v
+		case "role":
+			role = v
+		case "streaming":
+			streaming = v
+		case "content":
+			content = v
+		case "reasoning":
+			reasoning = v
+		}
+		return nil
+	}) != nil || rawString(role) != "assistant" || string(streaming) != "true" {
+		return nil
+	}
+	o := &ConversationMessage{ID: rawString(id), Text: rawString(content), Reasoning: rawString(reasoning)}
+	o.ReasoningOpen = reasoning != nil && o.Text == ""
+	return o
 }
 
 // ReadConversation reads the conversation of a snapshot's text, and reports
@@ -329,6 +376,7 @@ func ReadConversation(snapshot []byte) (*Conversation, bool) {
 	}
 	c.ThreadID, c.RunID = rawString(top[thread]), rawString(top[run])
 	c.Running = rawString(top[status]) == "running"
+	var last []byte // the last message
 	for key := messages; key < nTop; key++ {
 		if jsontree.KindOf(top[key]) != jsontree.KindArray {
 			continue
@@ -352,6 +400,7 @@ func ReadConversation(snapshot []byte) (*Conversation, bool) {
 			switch key {
 			case messages:
 				c.MessageIDs = append(c.MessageIDs, rawString(id))
+				last = elem
 			case toolCalls:
 				c.ToolCalls = append(c.ToolCalls, ConversationToolCall{ID: rawString(id), Name: rawString(name), Running: rawString(status) == "running"})
 			case steps:
@@ -361,6 +410,9 @@ func ReadConversation(snapshot []byte) (*Conversation, bool) {
 			}
 			return nil
 		})
+	}
+	if c.Running && last != nil {
+		c.Open = openMessage(last, opt)
 	}
 	return c, true
 }

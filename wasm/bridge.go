@@ -536,6 +536,13 @@ func conversationOf(st *reducer.AgentState) *dialect.Conversation {
 			c.RunningSteps = append(c.RunningSteps, s.Name)
 		}
 	}
+	if n := len(st.Messages); c.Running && n > 0 {
+		if m := st.Messages[n-1]; m.Role == "assistant" && m.Streaming {
+			text, _ := m.Content().(string)
+			reasoning, has := m.Reasoning()
+			c.Open = &dialect.ConversationMessage{ID: m.ID, Text: text, Reasoning: reasoning, ReasoningOpen: has && text == ""}
+		}
+	}
 	return c
 }
 

@@ -436,3 +436,20 @@ func TestCanonicalStreamCannotAmend(t *testing.T) {
 	snap, _ := result(snapshot(h))
 	require.Contains(t, snap, `"content":"Hello"`)
 }
+
+// A dialect reducer restored mid-message goes on with the same message.
+func TestRestoreMidMessageContinuesIt(t *testing.T) {
+	h := newHandle(t, `{"dialect":"streaming"}`)
+	apply(h, nil, []byte(`{"event":"token","token":"Hel"}`))
+	snap, _ := result(snapshot(h))
+	h2 := newHandle(t, `{"dialect":"streaming"}`)
+	restore(h2, []byte(snap))
+	apply(h2, nil, []byte(`{"event":"token","token":"lo"}`))
+	s, _ := result(snapshot(h2))
+	var st struct {
+		Messages []struct{ ID, Content string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(s), &st))
+	require.Len(t, st.Messages, 1, s)
+	require.Equal(t, "Hello", st.Messages[0].Content)
+}
