@@ -33,13 +33,11 @@ import (
 // stream's: no event reaches it (a CUSTOM event of any name is a custom
 // event), so a canonical stream cannot rewrite what its events ended. It
 // is not subject to strict ordering, since it only amends entities other
-// events made, and it is dropped with the rest of a replayed run.
+// events made, and, being idempotent, it folds during a catch-up
+// (catchup.go) too.
 func (r *Reducer) Amend(c *Change, value []byte) {
 	if len(value) > r.opt.MaxEventBytes {
 		c.fail("too_large", "amendment of "+strconv.Itoa(len(value))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
-		return
-	}
-	if r.replaying != "" {
 		return
 	}
 	v, err := jsontree.Parse(value, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})

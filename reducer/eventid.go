@@ -93,6 +93,7 @@ func checkEventID(id string, limit int) *Error {
 }
 
 func (r *Reducer) setLastEventID(c *Change, id string) {
+	r.passCursor(c, id)
 	if id == "" {
 		r.folded.forget()
 	} else {

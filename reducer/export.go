@@ -45,9 +45,15 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
 	r.endReplay()
+	r.restored = runKey{}
 	r.dropCheckpoints()
 	r.folded.forget()
 	r.folded.add(r.st.LastEventID) // a resent cursor frame is known
+	if r.st.RunID != "" && r.st.Status == StatusRunning {
+		// Its start is not in the snapshot: a resend from its start
+		// catches up (catchup.go).
+		r.restored = runKey{r.st.ThreadID, r.st.RunID}
+	}
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
 		r.doneRuns[r.st.RunID] = true
@@ -137,6 +143,12 @@ func (r *Reducer) load(o *jsontree.Object) error {
 	st.Result, st.HasResult = o.Get("result")
 	st.Outcome, _ = d.optStr("outcome")
 	st.LastEventID, _ = d.optStr("lastEventId")
+	if n, ok := loadNumber(&d, o, "runPatches"); ok {
+		if n < 0 || n != float64(int(n)) {
+			d.fail("runPatches must be a count")
+		}
+		st.RunPatches = int(n)
+	}
 	st.PendingToolCallIDs = []string{}
 	if ids := d.array("pendingToolCallIds", false); ids != nil {
 		if !isStringArray(ids) {

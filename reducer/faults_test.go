@@ -1,6 +1,7 @@
 package reducer
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,4 +192,81 @@ func TestStrictRestoreVerifiesTheContinuation(t *testing.T) {
 		require.Empty(t, orderErrors(foldLines(t, r2, validRun[cut:])...), "cut at %d", cut)
 		require.Equal(t, string(whole.Snapshot()), string(r2.Snapshot()), "cut at %d", cut)
 	}
+}
+
+// A reducer restored mid-run, to which the server resends the run from
+// its start, ends with the state of the uninterrupted run: not "Hello
+// Hello world", not arguments {"a":{"a":1}. Whether it is strict or not,
+// and whether the frames carry ids or not.
+func TestRestoredRunResentFromItsStart(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		whole := New(Options{Strict: strict})
+		foldLines(t, whole, validRun)
+		for cut := 1; cut < len(validRun); cut++ {
+			r := New(Options{Strict: strict})
+			foldLines(t, r, validRun[:cut])
+			r2 := New(Options{Strict: strict})
+			_, err := r2.Restore(r.Snapshot())
+			require.NoError(t, err)
+			cs := foldLines(t, r2, validRun)
+			require.Empty(t, orderErrors(cs...), "strict %v, cut at %d", strict, cut)
+			require.Equal(t, string(whole.Snapshot()), string(r2.Snapshot()), "strict %v, cut at %d", strict, cut)
+		}
+	}
+}
+
+// The same through SSE frames with ids: the catch-up ends at the frame of
+// the restored cursor, so even events the state cannot be compared with
+// (state patches) right after the cut fold.
+func TestRestoredRunResentWithIDs(t *testing.T) {
+	frames := func(lines []string, from int) string {
+		var b strings.Builder
+		for i, l := range lines {
+			b.WriteString("id: f" + strconv.Itoa(from+i) + "\ndata: " + l + "\n\n")
+		}
+		return b.String()
+	}
+	lines := append([]string{}, validRun[:len(validRun)-1]...)
+	lines = append(lines,
+		`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/after","value":true}]}`,
+		validRun[len(validRun)-1])
+	whole := New(Options{})
+	whole.NewStream().Feed([]byte(frames(lines, 0)), func(*Change) {})
+	for cut := 1; cut < len(lines); cut++ {
+		r := New(Options{})
+		r.NewStream().Feed([]byte(frames(lines[:cut], 0)), func(*Change) {})
+		r2 := New(Options{})
+		_, err := r2.Restore(r.Snapshot())
+		require.NoError(t, err)
+		m := newMirror(t, r2)
+		r2.NewStream().Feed([]byte(frames(lines, 0)), func(c *Change) { m.apply(t, c) })
+		m.check(t, r2, "resend")
+		require.Equal(t, string(whole.Snapshot()), string(r2.Snapshot()), "cut at %d", cut)
+	}
+}
+
+// A later run that reuses a finished run's id on the same thread is a new
+// run: its answer folds. Only a resend of the run already folded (the same
+// events) is skipped.
+func TestReusedRunIDIsNotAReplay(t *testing.T) {
+	r := New(Options{})
+	first := textRun("t", "r1", "m1", "Hello")
+	foldLines(t, r, first)
+	before := string(r.Snapshot())
+	cs := foldLines(t, r, first) // the same run again: a replay
+	require.Equal(t, before, string(r.Snapshot()))
+	require.True(t, hasCode(cs[0], "replayed_run"))
+	r.AddUserMessage("and then?", "u2")
+	foldLines(t, r, textRun("t", "r1", "m2", "Second ", "answer"))
+	require.Equal(t, "Second answer", contentOf(t, r, "m2"))
+	require.Equal(t, "Hello", contentOf(t, r, "m1"))
+	require.Equal(t, StatusIdle, r.State().Status)
+	// An interrupt resumed under the same id goes on with new events too.
+	foldLines(t, r, []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c9","toolCallName":"f"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c9"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}`,
+	})
+	require.NotNil(t, r.toolByID["c9"])
 }

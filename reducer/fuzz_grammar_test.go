@@ -215,7 +215,7 @@ func checkGrammar(t testing.TB, steps []grammarStep) {
 		}
 		// Restore starts no chunk or thinking stream and skips no replay:
 		// compare only from points where none is under way.
-		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.replaying == "" {
+		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.catching == nil {
 			restored = append(restored, r2)
 		}
 		before = snap

@@ -59,6 +59,8 @@ type checkpoint struct {
 	stateBytes, activityBytes int64
 	chunks                    chunkState
 	verify                    verifier
+
+	restored bool // taken when a restored run was resent: catch up after a rewind to it
 }
 
 // runOf names the run an event belongs to; RUN_FINISHED may leave out its
@@ -80,39 +82,61 @@ func (r *Reducer) runOf(ev *Event) runKey {
 // skipReplay applies the replay rules to ev before it is folded and
 // reports whether to drop it.
 func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
-	if r.replaying != "" {
-		skipped := runKey{r.replayThread, r.replaying}
+	if cu := r.catching; cu != nil {
 		switch ev.Type {
-		case RunFinished, RunError:
-			r.endReplay()
-			if ev.Type == RunError || ev.RunID == "" || r.runOf(ev) == skipped {
-				return true
-			}
-			// Another run's end: the replay was cut short; fold it.
 		case RunStarted:
-			if r.runOf(ev) == skipped {
+			if r.runOf(ev) == cu.key {
+				cu.restart() // resent again: followed from its start again
 				return true
 			}
-			r.endReplay()
-		default:
-			return true
+			r.endCatchup() // another run: the resend was cut short
+		case RunFinished, RunError:
+			same := ev.Type == RunError || ev.RunID == "" || r.runOf(ev) == cu.key
+			if cu.pending != nil {
+				// A run already folded, resent to its end with nothing
+				// new: a replay, skipped whole.
+				r.endCatchup()
+				if same {
+					return true
+				}
+			} else {
+				r.caughtUp(c) // the open run's end is new
+			}
 		}
 	}
 	switch ev.Type {
 	case RunStarted:
 		k := r.runOf(ev)
-		if ev.RunID != "" && r.doneKeys[k] {
-			r.replaying, r.replayThread = k.run, k.thread
-			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; skipping its replay")
+		if ev.RunID == "" {
+			break
+		}
+		if r.doneKeys[k] {
+			held := *ev
+			r.startCatchup(k, &held)
+			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; folding only what its events add")
 			return true
 		}
-		if i := r.findCheckpoint(k); i >= 0 && ev.RunID != "" {
+		if i := r.findCheckpoint(k); i >= 0 {
 			c.warn("resent_run", "RUN_STARTED: run '"+ev.RunID+"' is resent from its start; folding it again")
+			restored := r.checkpoints[i].restored
 			r.rewind(c, i)
-		}
-		if ev.RunID != "" {
+			if restored {
+				r.takeCheckpoint(k)
+				r.checkpoints[len(r.checkpoints)-1].restored = true
+				r.startCatchup(k, nil)
+				return true
+			}
+		} else if r.restored == k && r.st.Status == StatusRunning && r.st.RunID == k.run && r.st.ThreadID == k.thread {
+			// Restored mid-run, the run is resent from its start: what
+			// it folded before the snapshot is in the state already.
+			c.warn("resent_run", "RUN_STARTED: run '"+ev.RunID+"' is resent from its start; folding what the restored state does not show")
 			r.takeCheckpoint(k)
+			r.checkpoints[len(r.checkpoints)-1].restored = true
+			r.startCatchup(k, nil)
+			return true
 		}
+		r.restored = runKey{}
+		r.takeCheckpoint(k)
 	case RunFinished, RunError:
 		k := r.runOf(ev)
 		i := r.findCheckpoint(k)
@@ -135,11 +159,12 @@ func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
 func (r *Reducer) newTurn() {
 	r.endReplay()
 	r.dropCheckpoints()
+	r.restored = runKey{}
 }
 
-// endReplay ends a replay being skipped: local actions and the end of a
-// stream call it.
-func (r *Reducer) endReplay() { r.replaying, r.replayThread = "", "" }
+// endReplay ends a replay being skipped, or a catch-up (catchup.go): local
+// actions and the end of a stream call it.
+func (r *Reducer) endReplay() { r.endCatchup() }
 
 // EndReplay ends the skipping of a replayed run, if one is under way: a
 // host calls it when the user stops a run. Stream.Close and the local

@@ -48,6 +48,14 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	s.p.FeedEach(chunk, func(e sse.Event) {
 		if e.HasID && s.r.folded.has(e.ID) {
 			// Folded already: the server resent it (eventid.go).
+			if cu := s.r.catching; cu != nil && e.ID == cu.cursor {
+				// The frames after it are new (catchup.go).
+				c.Reset()
+				s.r.caughtUp(&c)
+				if !c.Empty() {
+					each(&c)
+				}
+			}
 			if !s.resends {
 				s.resends = true
 				c.Reset()
@@ -60,6 +68,7 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 		id, folded = e.ID, true
 		if e.HasID {
 			s.r.folded.add(e.ID)
+			s.r.passCursor(&c, e.ID)
 		}
 		each(&c)
 	}, func(err error) {
