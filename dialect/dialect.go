@@ -890,7 +890,7 @@ func (t *Translator) segmentThinking(base, delta string, ts jsontree.Number) *Di
 	id := t.seg
 	if !t.segReasoning {
 		t.segReasoning = true
-		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "assistant").num("timestamp", ts).put()
+		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "reasoning").num("timestamp", ts).put()
 	}
 	if delta != "" {
 		t.reasoningContent(id, delta)

@@ -270,3 +270,23 @@ func TestReusedRunIDIsNotAReplay(t *testing.T) {
 	})
 	require.NotNil(t, r.toolByID["c9"])
 }
+
+// REASONING_MESSAGE_START needs role "reasoning", the 1.0 schema's literal:
+// the official client 1.0.0 rejects the event otherwise (its schema check
+// fails the run). The reducer refuses it: bad_event, nothing changes.
+func TestReasoningStartNeedsItsRole(t *testing.T) {
+	for _, start := range []string{
+		`{"type":"REASONING_MESSAGE_START","messageId":"r1"}`,
+		`{"type":"REASONING_MESSAGE_START","messageId":"r1","role":""}`,
+		`{"type":"REASONING_MESSAGE_START","messageId":"r1","role":null}`,
+		`{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"assistant"}`,
+	} {
+		r := New(Options{})
+		cs := foldLines(t, r, []string{`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, start})
+		require.True(t, hasCode(cs[1], "bad_event"), start)
+		require.Empty(t, r.State().Messages, start)
+	}
+	r := New(Options{})
+	foldLines(t, r, []string{`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}`})
+	require.Len(t, r.State().Messages, 1)
+}

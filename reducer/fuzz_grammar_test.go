@@ -83,7 +83,7 @@ func grammarSequence(s *byteSource) []grammarStep {
 		case 8:
 			e = `{"type":"TEXT_MESSAGE_CHUNK","messageId":` + q(id()) + `,"delta":` + q(word()) + `}`
 		case 9:
-			e = `{"type":"REASONING_MESSAGE_START","messageId":` + q(id()) + `}`
+			e = `{"type":"REASONING_MESSAGE_START","messageId":` + q(id()) + `,"role":"reasoning"}`
 		case 10:
 			e = `{"type":"REASONING_MESSAGE_CONTENT","messageId":` + q(id()) + `,"delta":` + q(word()) + `}`
 		case 11:
