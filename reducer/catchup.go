@@ -32,7 +32,15 @@ import "bytes"
 // state: during a catch-up they are dropped. A stream whose frames carry
 // ids ends the catch-up exactly, after the frame whose id is the cursor
 // the catch-up began with (the last frame folded): everything after it is
-// new (Stream, SetLastEventID). Amendments are idempotent and always fold.
+// new (Stream, SetLastEventID); and a response whose first frame has an id
+// not folded was resumed after the cursor the client sent: it is new,
+// unless it starts the run again. Amendments are idempotent and always fold.
+//
+// A catch-up ends at a RUN_STARTED of another run and at a local action;
+// that of a run already folded ends at the end of its stream too (its
+// held RUN_STARTED dropped: a replay cut short), while that of an open run
+// goes on into the next stream, which may go on resending it. Nothing
+// leaves the reducer catching up for good: the first new event ends it.
 type catchup struct {
 	key     runKey
 	pending *Event // the held RUN_STARTED of a run already folded; nil: the run is open
@@ -42,6 +50,7 @@ type catchup struct {
 	text, reasoning map[*Message]int
 	args            map[*ToolCall]int
 	patches         int            // events of RunPatches seen
+	resumed         bool           // a response began after the cursor: what comes is new unless it starts the run again
 	steps           map[string]int // STEP_STARTED seen, by name
 }
 
@@ -57,7 +66,7 @@ func (cu *catchup) restart() {
 	cu.text, cu.reasoning = map[*Message]int{}, map[*Message]int{}
 	cu.args = map[*ToolCall]int{}
 	cu.steps = map[string]int{}
-	cu.patches = 0
+	cu.patches, cu.resumed = 0, false
 }
 
 // endCatchup stops catching up, dropping a held RUN_STARTED: the replay
@@ -85,7 +94,7 @@ func (r *Reducer) caughtUp(c *Change) {
 // shown already (drop it); when it is not, the catch-up ends and ev folds.
 // A delta that goes past the text shown is trimmed to what is new.
 func (r *Reducer) catchUp(c *Change, ev *Event) bool {
-	if r.shown(ev) {
+	if !r.catching.resumed && r.shown(ev) {
 		return true
 	}
 	r.caughtUp(c)

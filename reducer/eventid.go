@@ -94,6 +94,11 @@ func checkEventID(id string, limit int) *Error {
 
 func (r *Reducer) setLastEventID(c *Change, id string) {
 	r.passCursor(c, id)
+	if r.catching != nil {
+		// The state is ahead of the frames resent: the cursor stays
+		// (catchup.go).
+		return
+	}
 	if id == "" {
 		r.folded.forget()
 	} else {

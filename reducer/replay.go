@@ -332,10 +332,12 @@ func (r *Reducer) rewind(c *Change, i int) {
 		}
 		*t = s
 	}
-	id := r.st.LastEventID // the stream's cursor is not part of the run
-	r.folded.forget()      // the run's frames must all be folded again
+	// The cursor goes back with the state: a reconnect must not ask for
+	// what follows frames the state no longer holds. The run's frames
+	// must all be folded again.
+	r.folded.forget()
 	r.st = cp.st
-	r.st.LastEventID = id
+	r.folded.add(r.st.LastEventID)
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
