@@ -83,6 +83,22 @@ func (r *Reducer) amend(c *Change, value jsontree.Value) {
 		c.failErr(f.err)
 		return
 	}
+	// An amendment is refused whole, before anything changes: each text
+	// becomes the field's whole text, so its length is what to check.
+	var argsJSON []byte
+	if hasArgs && args != nil {
+		argsJSON = jsontree.AppendJSON(nil, args)
+	}
+	for _, x := range [...]struct {
+		has  bool
+		n    int
+		what string
+	}{{hasContent, len(content), "content"}, {hasReasoning, len(reasoning), "reasoning"}, {hasArgsText, len(argsText), "argsText"}, {argsJSON != nil, len(argsJSON), "args"}} {
+		if x.has && x.n > r.opt.MaxFieldBytes {
+			c.fail("too_large", amendWhat+": "+x.what+" exceeds the field limit")
+			return
+		}
+	}
 	if hasContent || hasReasoning || meta != nil {
 		m := r.findMessage(msgID)
 		if m == nil {

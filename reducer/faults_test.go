@@ -290,3 +290,25 @@ func TestReasoningStartNeedsItsRole(t *testing.T) {
 	foldLines(t, r, []string{`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}`})
 	require.Len(t, r.State().Messages, 1)
 }
+
+// An amendment refused for its size changes nothing, whatever member is
+// too large and whatever came before it in the object.
+func TestAmendmentRefusedWhole(t *testing.T) {
+	for _, v := range []string{
+		`{"messageId":"m","content":"ok","reasoning":"` + strings.Repeat("x", 40) + `"}`,
+		`{"toolCallId":"c","name":"g","argsText":"` + strings.Repeat("x", 40) + `"}`,
+		`{"toolCallId":"c","name":"g","args":{"a":"` + strings.Repeat("x", 40) + `"}}`,
+	} {
+		r := New(Options{MaxFieldBytes: 32})
+		foldLines(t, r, []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+			`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
+			`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"","parentMessageId":"m"}`,
+		})
+		before := string(r.Snapshot())
+		c := applyLine(r, amendPrefix+v)
+		require.True(t, hasCode(c, "too_large"), v)
+		require.Empty(t, c.Ops, v)
+		require.Equal(t, before, string(r.Snapshot()), v)
+	}
+}
