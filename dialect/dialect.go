@@ -445,6 +445,18 @@ var (
 	errIgnored = errorf("ignored", "")
 )
 
+// AmendFrame appends the SSE frame by which a host that re-emits a
+// translation as canonical AG-UI (a translating proxy) passes an amendment
+// on: the event name AmendEvent and the amendment as data. A translator
+// that detects the dialect (Options.Dialect "" or Auto) takes it back as
+// the amendment; one pinned to a dialect, canonical AG-UI included,
+// refuses it (wrong_dialect). The amendment is one line of JSON.
+func AmendFrame(dst, amendment []byte) []byte {
+	dst = append(dst, "event: "+AmendEvent+"\ndata: "...)
+	dst = append(dst, amendment...)
+	return append(dst, "\n\n"...)
+}
+
 // Translate turns one event into the canonical events it stands for,
 // calling emit with the JSON text of each (valid only during the call). name
 // is the SSE event name when the event came in a frame ("" otherwise), data
@@ -498,6 +510,16 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	obj, isObj := v.(*jsontree.Object)
 	if !isObj {
 		return errorf("bad_event", "event is not a JSON object")
+	}
+	if name == AmendEvent {
+		// A translating proxy's amendment (AmendFrame): part of no
+		// dialect a stream can be pinned to, canonical AG-UI least.
+		if pin != dialectAuto {
+			return errorf("wrong_dialect", "event is not in the "+pin.String()+" dialect (SSE event '"+AmendEvent+"': a translating proxy's amendment, taken when the dialect is detected)")
+		}
+		t.b = jsontree.AppendJSON(t.b[:0], obj) // one line
+		t.passAmend(t.b)
+		return nil
 	}
 	d := pin
 	if pin == dialectAuto {

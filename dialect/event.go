@@ -119,13 +119,17 @@ func (b *builder) put() {
 // or, for a host that has none (it re-emits canonical AG-UI), emits it as
 // the CUSTOM event AmendEvent, which a client sees as any custom event.
 func (b *builder) putAmend() {
-	t := b.t
-	t.b = append(t.b, '}')
+	b.t.b = append(b.t.b, '}')
+	b.t.passAmend(b.t.b)
+}
+
+// passAmend hands an amendment (one line of JSON) on, as putAmend does.
+func (t *Translator) passAmend(amendment []byte) {
 	if t.amendFn != nil {
-		t.amendFn(t.b)
+		t.amendFn(amendment)
 		return
 	}
-	t.wrap = append(append(append(t.wrap[:0], `{"type":"CUSTOM","name":"`+AmendEvent+`","value":`...), t.b...), '}')
+	t.wrap = append(append(append(t.wrap[:0], `{"type":"CUSTOM","name":"`+AmendEvent+`","value":`...), amendment...), '}')
 	t.emitFn(t.wrap)
 }
 

@@ -453,3 +453,30 @@ func TestRestoreMidMessageContinuesIt(t *testing.T) {
 	require.Len(t, st.Messages, 1, s)
 	require.Equal(t, "Hello", st.Messages[0].Content)
 }
+
+// A translating proxy passes amendments on as frames of their own
+// (dialect.AmendFrame): a page that detects the dialect takes them back,
+// one pinned to agui refuses them.
+func TestProxiedAmendment(t *testing.T) {
+	for _, opts := range []string{``, `{"dialect":"agui"}`} {
+		h := newHandle(t, opts)
+		for _, ev := range []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+			`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"pay"}`,
+			`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
+		} {
+			apply(h, nil, []byte(ev))
+		}
+		s, _ := result(apply(h, []byte("agui.amend"), []byte(`{"toolCallId":"c","clientSide":true}`)))
+		rec := decode(t, s)
+		snap, _ := result(snapshot(h))
+		if opts == "" {
+			require.Empty(t, rec.Diagnostics)
+			require.Contains(t, snap, `"clientSide":true`)
+		} else {
+			require.Len(t, rec.Diagnostics, 1)
+			require.Equal(t, "wrong_dialect", rec.Diagnostics[0].Code)
+			require.NotContains(t, snap, `clientSide`)
+		}
+	}
+}

@@ -73,11 +73,17 @@ func (b *translatedBody) Read(p []byte) (int, error) {
 // frame translates one upstream SSE event.
 func (b *translatedBody) frame(e sse.Event) {
 	last := -1 // where the last canonical event of this frame starts in out
-	diags := b.t.Translate(e.Type, []byte(e.Data), func(ev []byte) {
+	diags := b.t.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) {
 		last = len(b.out)
 		b.out = append(b.out, "data: "...)
 		b.out = append(b.out, ev...)
 		b.out = append(b.out, "\n\n"...)
+	}, func(amendment []byte) {
+		// What canonical AG-UI has no event for goes on as the
+		// translator's own frame, which the page's translator takes
+		// back (the page must not pin the dialect to agui).
+		last = len(b.out)
+		b.out = dialect.AmendFrame(b.out, amendment)
 	})
 	// The upstream's id (docs/resume.md) goes on the last canonical event
 	// of its frame: a client that resumes from it has everything the frame
