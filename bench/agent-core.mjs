@@ -139,13 +139,16 @@ export async function converseProbe(make, conv, { subscribers, now, between = ti
   const mem = probe?.stop() ?? { peakBytes: 0, allocatedBytes: null };
   // Per read: from its taking to the next one's (the last: to the run's end).
   const gaps = reads.map((t, k) => (k + 1 < reads.length ? reads[k + 1] : end) - t);
-  const events = conv.turns.at(-1).events.length;
+  // Tenths of the stream's middle: the first read (the run's start, the
+  // conversation handed over) and the last (its end) left out, so that a
+  // tenth is the cost of streaming at that length.
+  const body = gaps.length > 4 ? gaps.slice(1, -1) : gaps;
   const tenthUs = [];
   for (let k = 0; k < 10; k++) {
-    const a = Math.floor((k * gaps.length) / 10), b = Math.max(a + 1, Math.floor(((k + 1) * gaps.length) / 10));
-    let ms = 0;
-    for (let j = a; j < b && j < gaps.length; j++) ms += gaps[j];
-    tenthUs.push((ms * 1000) / (Math.max(1, Math.min(b, gaps.length) - a) * Math.min(EVENTS_PER_READ, events)));
+    const a = Math.floor((k * body.length) / 10), b = Math.max(a + 1, Math.floor(((k + 1) * body.length) / 10));
+    let ms = 0, n = 0;
+    for (let j = a; j < b && j < body.length; j++) { ms += body[j]; n++; }
+    tenthUs.push((ms * 1000) / (Math.max(1, n) * EVENTS_PER_READ));
   }
   return {
     turnMs, events: conv.turns.map((t) => t.events.length), messages: agent.messages, state: agent.state, sink,

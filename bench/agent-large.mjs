@@ -106,6 +106,10 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
   for (let i = 0; i < 3; i++) {
     for (const side of ['official', 'ours']) await converseProbe(make[side], warm, { subscribers: 2, extra: [previewSubscriber], now });
   }
+  // After each forced collection, an unmeasured run of the same side (V8
+  // shrinks the young generation and may drop compiled code in a full
+  // collection; the first tenth of the stream would measure their regrowth).
+  const rewarm = async (side) => converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
   const convs = new Map();
   for (const sc of scenarios) {
     if (!convs.has(sc.bytes)) convs.set(sc.bytes, largeArgs({ bytes: sc.bytes }));
@@ -115,6 +119,8 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
     for (let rep = 0; rep < reps; rep++) {
       for (const side of rep % 2 === 0 ? ['official', 'ours'] : ['ours', 'official']) {
         collect();
+        await tick();
+        await rewarm(side);
         await tick();
         longTasks?.reset();
         const probe = memory?.();
