@@ -38,6 +38,7 @@ const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-agent.json');
 const largeOnly = args.includes('--large-only');
+const coldOnly = args.includes('--cold-only');
 const noCold = largeOnly || args.includes('--no-cold');
 const options = largeOnly ? { lengths: [], subscribers: [] } : quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
 // Development mode: the rows the bars read, and one subscriber at 1 turn.
@@ -129,6 +130,7 @@ async function coldChild(side) {
   peerHook();
   const t0 = performance.now();
   const Agent = side === 'official' ? (await import('@ag-ui/client')).HttpAgent : (await import('../web/ag-ui.node.js')).HttpAgent;
+  const imported = performance.now();
   let first = 0;
   const r = await converse((c) => {
     const a = new Agent(c);
@@ -136,7 +138,7 @@ async function coldChild(side) {
     return a;
   }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
   const end = performance.now();
-  return { firstCallMs: first - t0, firstRunMs: end - t0, events: r.events[0] };
+  return { firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, events: r.events[0] };
 }
 
 /** Cold rows in Node: each run a fresh process, the sides alternating. */
@@ -162,7 +164,8 @@ function coldSummary(runs) {
     firstCallMs: median(rs.map((r) => r.firstCallMs)), firstCallSpread: spread(rs.map((r) => r.firstCallMs)),
     firstRunMs: median(rs.map((r) => r.firstRunMs)), firstRunSpread: spread(rs.map((r) => r.firstRunMs)),
     reps: rs.length,
-    ...(rs[0].wasm !== undefined ? { wasm: rs[0].wasm } : {}),
+    ...(rs[0].importMs !== undefined ? { importMs: median(rs.map((r) => r.importMs)) } : {}),
+    ...(rs[0].wasm !== undefined ? { wasm: { ...rs[0].wasm, startMs: median(rs.map((r) => r.wasm.startMs)), endMs: median(rs.map((r) => r.wasm.endMs)) } } : {}),
   });
   const cold = { official: sum(runs.official), ours: sum(runs.ours) };
   cold.bars = coldBars(cold);
@@ -262,7 +265,8 @@ function coldPage(importMap, side) {
   import { converse } from '/bench/agent-core.mjs';
   const conv = generate({ turns: 1, seed: 8 });
   const t0 = performance.now();
-  const Agent = ${side === 'official' ? "(await import('@ag-ui/client')).HttpAgent" : "(await import('/web/ag-ui.js')).HttpAgent"};
+  const Agent = (await import('/web/cold/${side}.js')).HttpAgent;
+  const imported = performance.now();
   let first = 0;
   await converse((c) => {
     const a = new Agent(c);
@@ -272,12 +276,35 @@ function coldPage(importMap, side) {
   const end = performance.now();
   const w = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
   window.coldResult = {
-    firstCallMs: first - t0, firstRunMs: end - t0, fromNavigation: { firstCallMs: first, firstRunMs: end },
-    wasm: w ? { encodedBytes: w.encodedBodySize, decodedBytes: w.decodedBodySize, fetchMs: w.responseEnd - w.startTime } : undefined,
+    firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, fromNavigation: { firstCallMs: first, firstRunMs: end },
+    wasm: w ? { encodedBytes: w.encodedBodySize, decodedBytes: w.decodedBodySize, startMs: w.startTime - t0, endMs: w.responseEnd - t0 } : undefined,
   };
   window.benchReady = true;
 </script>
 `;
+}
+
+/**
+ * The cold pages' agent modules, as an app's production build has them: one
+ * minified ES module per side (esbuild, from web/'s devDependencies;
+ * NODE_ENV "production"), @ag-ui/client 1.0.0 and its dependencies inside;
+ * the drop-in's bundle is served at /web/cold/ours.js, so that its
+ * new URL('../dist/agui.wasm', import.meta.url) finds /web/dist/agui.wasm.
+ */
+async function coldBundles() {
+  const { build } = await import(pathToFileURL(join(root, 'web/node_modules/esbuild/lib/main.js')).href);
+  const one = async (contents) => {
+    const r = await build({
+      stdin: { contents, resolveDir: benchDir, loader: 'js' },
+      bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', target: 'es2022',
+      define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [join(benchDir, 'node_modules')], logLevel: 'error',
+    });
+    return r.outputFiles[0].text;
+  };
+  return {
+    '/web/cold/official.js': await one("export { HttpAgent } from '@ag-ui/client';"),
+    '/web/cold/ours.js': await one(`export { HttpAgent } from ${JSON.stringify(join(root, 'web/ag-ui.js'))};`),
+  };
 }
 
 /** Cold rows in Chromium: each run a fresh browser context (empty caches), the sides alternating. */
@@ -308,6 +335,7 @@ async function inChromium() {
     '/bench/agent-page-dev.html': page(importMap, devOptions, true),
     '/bench/agent-cold-official.html': coldPage(importMap, 'official'),
     '/bench/agent-cold-ours.html': coldPage(importMap, 'ours'),
+    ...(noCold ? {} : await coldBundles()),
   });
   const profile = await mkdtemp(join(tmpdir(), 'agui-agent-bench-'));
   let context;
@@ -349,6 +377,27 @@ if (coldIdx >= 0) {
 }
 
 const t0 = Date.now();
+if (coldOnly) {
+  // The cold rows alone (both runtimes): a quick look at start-up.
+  const node = await coldNode();
+  console.log(coldTable(node));
+  if (!args.includes('--node-only')) {
+    const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
+    const server = await startServer(root, {
+      '/bench/agent-cold-official.html': coldPage(importMap, 'official'),
+      '/bench/agent-cold-ours.html': coldPage(importMap, 'ours'),
+      ...(await coldBundles()),
+    });
+    try {
+      const c = await coldChromium(server);
+      console.log('\n' + coldTable(c));
+      console.log(JSON.stringify({ official: c.official, ours: c.ours }));
+    } finally {
+      await server.close();
+    }
+  }
+  process.exit(0);
+}
 const results = { node: await inNode() };
 if (!noCold) {
   console.error('  [node] cold runs');

@@ -32,7 +32,7 @@ export async function startServer(root, pages = {}) {
         return;
       }
       if (Object.hasOwn(pages, path)) {
-        res.writeHead(200, { ...headers, 'Content-Type': types['.html'] });
+        res.writeHead(200, { ...headers, 'Content-Type': types[extname(path)] ?? types['.html'] });
         res.end(pages[path]);
         return;
       }
