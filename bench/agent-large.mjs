@@ -94,7 +94,8 @@ export function previewSubscriber(sink) {
 /**
  * Runs the scenario: for each subscriber count and with/without the preview
  * reader, reps runs of each side, alternating which goes first. options:
- * {make, now, scenarios: [{bytes, subscribers, reader}], reps, memory
+ * {make, now, scenarios: [{bytes, subscribers, reader, reps?}], reps (the
+ * default; the same for both agents), memory
  * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}),
  * longTasks, log, collect, tick}. Resolves to the rows.
  */
@@ -116,7 +117,7 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
     const conv = convs.get(sc.bytes);
     const events = conv.turns[0].events.length;
     const runs = { official: [], ours: [] };
-    for (let rep = 0; rep < reps; rep++) {
+    for (let rep = 0; rep < (sc.reps ?? reps); rep++) {
       for (const side of rep % 2 === 0 ? ['official', 'ours'] : ['ours', 'official']) {
         collect();
         await tick();
