@@ -96,10 +96,11 @@ export function previewSubscriber(sink) {
  * reader, reps runs of each side, alternating which goes first. options:
  * {make, now, scenarios: [{bytes, subscribers, reader, reps?}], reps (the
  * default; the same for both agents), memory
- * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}),
+ * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}), cpu
+ * (Node: () → the process's CPU time, ms),
  * longTasks, log, collect, tick}. Resolves to the rows.
  */
-export async function runLargeBench({ make, now, scenarios, reps = 3, memory = null, longTasks = null, log = () => {}, collect, tick }) {
+export async function runLargeBench({ make, now, scenarios, reps = 3, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
   const rows = [];
   // A warm-up of the scenario's code paths (tool-call arguments, the
   // reader), both agents, as the conversations have theirs.
@@ -126,7 +127,7 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
         longTasks?.reset();
         const probe = memory?.();
         const extra = sc.reader ? [previewSubscriber] : [];
-        const r = await converseProbe(make[side], conv, { subscribers: sc.subscribers, extra, now, probe });
+        const r = await converseProbe(make[side], conv, { subscribers: sc.subscribers, extra, now, probe, cpu });
         if (longTasks !== null) r.longTaskMs = longTasks.longest();
         runs[side].push(r);
         await tick();
@@ -136,6 +137,7 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
       const tenth = (k) => median(rs.map((r) => r.tenthUs[k]));
       return {
         totalMs: median(rs.map((r) => r.totalMs)), totalSpread: spread(rs.map((r) => r.totalMs)),
+        cpuMs: rs[0].cpuMs == null ? null : median(rs.map((r) => r.cpuMs)),
         perEventUs: median(rs.map((r) => (r.totalMs * 1000) / events)),
         firstTenthUs: tenth(0), lastTenthUs: tenth(9),
         longestGapMs: Math.max(...rs.map((r) => r.longestGapMs)),
@@ -152,11 +154,12 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
       scenario: 'large-arguments', bytes: sc.bytes, calls: conv.calls, subscribers: sc.subscribers, reader: sc.reader, events,
       official: o, ours: u,
       totalRatio: o.totalMs / u.totalMs,
+      cpuRatio: o.cpuMs == null ? null : o.cpuMs / u.cpuMs,
       lateRatio: o.lastTenthUs / u.lastTenthUs,
       same: canon(a.messages) === canon(b.messages) && canon(a.state) === canon(b.state) && canon(a.sink) === canon(b.sink),
     };
     rows.push(row);
-    log(`large arguments ${conv.calls} × ${Math.round(sc.bytes / 1000)} KB, ${sc.subscribers} subscriber(s)${sc.reader ? ' + preview reader' : ''}: total HttpAgent ${o.totalMs.toFixed(0)} ms, ours ${u.totalMs.toFixed(0)} ms (${row.totalRatio.toFixed(1)}×); per event first/last tenth HttpAgent ${o.firstTenthUs.toFixed(0)}/${o.lastTenthUs.toFixed(0)} µs, ours ${u.firstTenthUs.toFixed(0)}/${u.lastTenthUs.toFixed(0)} µs; peak heap ${o.peakHeapMB.toFixed(0)} / ${u.peakHeapMB.toFixed(0)} MB${o.allocatedMB != null ? `; allocated ${o.allocatedMB.toFixed(0)} / ${u.allocatedMB.toFixed(0)} MB` : ''}; longest gap ${o.longestGapMs.toFixed(0)} / ${u.longestGapMs.toFixed(0)} ms${row.same ? '' : ' — RESULTS DIFFER'}`);
+    log(`large arguments ${conv.calls} × ${Math.round(sc.bytes / 1000)} KB, ${sc.subscribers} subscriber(s)${sc.reader ? ' + preview reader' : ''}: total HttpAgent ${o.totalMs.toFixed(0)} ms, ours ${u.totalMs.toFixed(0)} ms (${row.totalRatio.toFixed(1)}×)${o.cpuMs != null ? `, CPU ${o.cpuMs.toFixed(0)} / ${u.cpuMs.toFixed(0)} ms (${row.cpuRatio.toFixed(1)}×)` : ''}; per event first/last tenth HttpAgent ${o.firstTenthUs.toFixed(0)}/${o.lastTenthUs.toFixed(0)} µs, ours ${u.firstTenthUs.toFixed(0)}/${u.lastTenthUs.toFixed(0)} µs; peak heap ${o.peakHeapMB.toFixed(0)} / ${u.peakHeapMB.toFixed(0)} MB${o.allocatedMB != null ? `; allocated ${o.allocatedMB.toFixed(0)} / ${u.allocatedMB.toFixed(0)} MB` : ''}; longest gap ${o.longestGapMs.toFixed(0)} / ${u.longestGapMs.toFixed(0)} ms${row.same ? '' : ' — RESULTS DIFFER'}`);
   }
   return rows;
 }

@@ -107,6 +107,7 @@ async function inNode() {
     const { runLargeBench } = await import('./agent-large.mjs');
     res.large = await runLargeBench({
       ...largeOptions, make, now: () => performance.now(), log, memory: nodeMemory,
+      cpu: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; },
       collect: () => globalThis.gc(), tick: () => new Promise((r) => setTimeout(r, 0)),
     });
     res.bars.push(...largeBars(res.large, 'node'));

@@ -93,12 +93,12 @@ export function agentTable(res, title) {
 /** The large-arguments rows (agent-large.mjs). */
 export function largeTable(rows, node) {
   const lines = ['large arguments: a 50-message history, then 3 write_file calls streaming their arguments interleaved in ~20-byte deltas; medians [min–max]:', ''];
-  lines.push(`| KB per call | subscribers | preview reader | events | reps | HttpAgent total ms | ours total ms | total ratio | HttpAgent µs/event first / last tenth | ours µs/event first / last tenth | late ratio | peak heap MB HttpAgent | ours |${node ? ' allocated MB HttpAgent | ours | KB/event HttpAgent | ours |' : ''} longest task HttpAgent | ours |`);
-  lines.push(`|---:|---:|:-:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${node ? '---:|---:|---:|---:|' : ''}---:|---:|`);
+  lines.push(`| KB per call | subscribers | preview reader | events | reps | HttpAgent total ms | ours total ms | total ratio |${node ? ' CPU ratio |' : ''} HttpAgent µs/event first / last tenth | ours µs/event first / last tenth | late ratio | peak heap MB HttpAgent | ours |${node ? ' allocated MB HttpAgent | ours | KB/event HttpAgent | ours |' : ''} longest task HttpAgent | ours |`);
+  lines.push(`|---:|---:|:-:|---:|---:|---:|---:|---:|${node ? '---:|' : ''}---:|---:|---:|---:|---:|${node ? '---:|---:|---:|---:|' : ''}---:|---:|`);
   for (const r of rows) {
     const o = r.official, u = r.ours;
     const task = (x) => f(x.longTaskMs ?? x.longestGapMs, 0);
-    lines.push(`| ${Math.round(r.bytes / 1000)} | ${r.subscribers} | ${r.reader ? 'yes' : 'no'} | ${r.events} | ${u.reps} | ${f(o.totalMs, 0)}${sp(o.totalSpread, 0)} | ${f(u.totalMs, 0)}${sp(u.totalSpread, 0)} | ${f(r.totalRatio)}× | ${f(o.firstTenthUs, 0)} / ${f(o.lastTenthUs, 0)} | ${f(u.firstTenthUs, 0)} / ${f(u.lastTenthUs, 0)} | ${f(r.lateRatio)}× | ${f(o.peakHeapMB)} | ${f(u.peakHeapMB)} |${node ? ` ${f(o.allocatedMB, 0)} | ${f(u.allocatedMB, 0)} | ${f(o.allocatedPerEventKB)} | ${f(u.allocatedPerEventKB)} |` : ''} ${task(o)} ms | ${task(u)} ms |${r.same ? '' : ' DIFFER'}`);
+    lines.push(`| ${Math.round(r.bytes / 1000)} | ${r.subscribers} | ${r.reader ? 'yes' : 'no'} | ${r.events} | ${u.reps} | ${f(o.totalMs, 0)}${sp(o.totalSpread, 0)} | ${f(u.totalMs, 0)}${sp(u.totalSpread, 0)} | ${f(r.totalRatio)}× |${node ? ` ${r.cpuRatio == null ? '—' : f(r.cpuRatio) + '×'} |` : ''} ${f(o.firstTenthUs, 0)} / ${f(o.lastTenthUs, 0)} | ${f(u.firstTenthUs, 0)} / ${f(u.lastTenthUs, 0)} | ${f(r.lateRatio)}× | ${f(o.peakHeapMB)} | ${f(u.peakHeapMB)} |${node ? ` ${f(o.allocatedMB, 0)} | ${f(u.allocatedMB, 0)} | ${f(o.allocatedPerEventKB)} | ${f(u.allocatedPerEventKB)} |` : ''} ${task(o)} ms | ${task(u)} ms |${r.same ? '' : ' DIFFER'}`);
   }
   lines.push('');
   lines.push(node ? 'longest task: the longest time between two network reads (one read: 16 events).' : 'longest task: PerformanceObserver longtask (only tasks over 50 ms are reported; 0: none).');
