@@ -265,7 +265,8 @@ export async function runAgentBench(options) {
         ratio: o.perEventUs / u.perEventUs,
         totalRatio: o.totalMs / u.totalMs,
         // The apply steps alone: each agent's cost above what both pay before applying.
-        applyRatio: (o.totalMs - f.totalMs) / Math.max(u.totalMs - f.totalMs, 1e-3),
+        // (null when ours did not measure above the floor: load put the floor's run above it).
+        applyRatio: u.totalMs > f.totalMs ? (o.totalMs - f.totalMs) / (u.totalMs - f.totalMs) : null,
         // Both agents end where the other does, their subscribers having read the same.
         same: canon(a.messages) === canon(b.messages) && canon(a.state) === canon(b.state) &&
           a.sink.n === b.sink.n && a.sink.chars === b.sink.chars,
