@@ -69,10 +69,11 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## generated streams, side by side in one Node process and in headless
 ## Chromium, plus the native Go benchmarks, the module's sizes, its load
 ## time and its memory, and the drop-in agent against HttpAgent (Node and
-## Chromium, with the longest main-thread task) (bench/README.md); writes
+## Chromium: conversations, large tool arguments, cold starts from esbuild
+## production bundles, which web/node_modules provides) (bench/README.md); writes
 ## bench/results.json, bench/results-chromium.json and
 ## bench/results-agent.json. Timings never gate make test.
-bench: wasm bench/node_modules/.package-lock.json
+bench: wasm bench/node_modules/.package-lock.json web/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
 	node bench/node.mjs
 	node bench/browser.mjs
