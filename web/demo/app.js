@@ -117,6 +117,7 @@ let reducer = null;
 let controller = null;
 let reconnectNote = null; // the note of the reconnects of the run in progress
 let note = ''; // how the last run ended, when it is worth saying
+let endedOpen = new Set(); // steps the run's end closed (indices)
 let lastNote = '';
 
 // ---- rendering ------------------------------------------------------------------
@@ -186,7 +187,16 @@ function render() {
     renderInterrupts(ui.interrupts, s.interrupts, resolveInterrupt);
     setBusy(busy);
   }
-  if (s.steps !== last.steps || s.status !== last.status) renderSteps(ui.steps, s.steps, s.status);
+  if (s.steps !== last.steps || s.status !== last.status) {
+    // The reducer ends a run's open steps with it; the page shows those as
+    // cut short (stopped, or failed with the run), not as finished.
+    if (s.status === 'running') endedOpen = new Set();
+    else if (last.status === 'running') {
+      endedOpen = new Set();
+      (last.steps || []).forEach((st, i) => { if (st.status === 'running' && s.steps?.[i]?.name === st.name) endedOpen.add(i); });
+    }
+    renderSteps(ui.steps, s.steps, s.status, endedOpen);
+  }
   if (s.subagents !== last.subagents) renderSubagents(ui.subagents, s.subagents);
   if (s.state !== last.state) {
     ui.state.textContent = s.state === undefined || s.state === null ? 'null' : pretty(s.state);
