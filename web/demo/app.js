@@ -118,6 +118,7 @@ let controller = null;
 let reconnectNote = null; // the note of the reconnects of the run in progress
 let note = ''; // how the last run ended, when it is worth saying
 let endedOpen = new Set(); // steps the run's end closed (indices)
+let stopping = false; // the user asked the running run to stop
 let lastNote = '';
 
 // ---- rendering ------------------------------------------------------------------
@@ -188,10 +189,10 @@ function render() {
     setBusy(busy);
   }
   if (s.steps !== last.steps || s.status !== last.status) {
-    // The reducer ends a run's open steps with it; the page shows those as
-    // cut short (stopped, or failed with the run), not as finished.
+    // The reducer ends a run's open steps with it; when the user stopped the
+    // run or it failed, the page shows those as cut short, not as finished.
     if (s.status === 'running') endedOpen = new Set();
-    else if (last.status === 'running') {
+    else if (last.status === 'running' && (s.status === 'error' || stopping)) {
       endedOpen = new Set();
       (last.steps || []).forEach((st, i) => { if (st.status === 'running' && s.steps?.[i]?.name === st.name) endedOpen.add(i); });
     }
@@ -256,6 +257,7 @@ async function runWith(input) {
   if (!reducer || busy) return;
   dismissed = null;
   note = '';
+  stopping = false;
   controller = new AbortController();
   setBusy(true);
   setStatus('running', 'connecting…');
@@ -336,7 +338,7 @@ ui.input.addEventListener('keydown', (e) => {
 });
 ui.input.addEventListener('input', autosize);
 if (matchMedia('(max-width: 600px)').matches) ui.input.placeholder = 'Message the agent…';
-ui.stop.addEventListener('click', () => controller?.abort());
+ui.stop.addEventListener('click', () => { stopping = true; controller?.abort(); });
 ui.bannerClose.addEventListener('click', () => {
   dismissed = reducer?.state.error ?? null;
   ui.banner.hidden = true;
