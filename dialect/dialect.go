@@ -21,10 +21,14 @@ func Names() []string {
 	return []string{Auto, AGUI, SSEContract, TanStack, Streaming}
 }
 
-// AmendEvent names the CUSTOM event by which a translation says what
-// canonical AG-UI has no event for (an approval request, a client-side
-// tool, a finish reason, a recoverable error, a text sent whole). Package
-// reducer folds it (reducer.AmendEvent); docs/dialects.md describes it.
+// AmendEvent names the CUSTOM event that carries an amendment (what
+// canonical AG-UI has no event for: an approval request, a client-side
+// tool, a finish reason, a recoverable error, a text sent whole) when the
+// host of Translate re-emits canonical AG-UI rather than folding it. It is
+// an ordinary custom event for every reducer: amendments reach a reducer
+// only through TranslateTo's amend function (reducer.Reducer.Amend), never
+// from a stream, so a canonical stream cannot forge them.
+// docs/dialects.md describes the amendments.
 const AmendEvent = "agui.amend"
 
 // Default limits (see Options), those of package reducer.
@@ -120,10 +124,12 @@ type Translator struct {
 	last dialect      // dialect of the last non-canonical event (mixed-dialect warning)
 	n    [idKinds]int // counters behind assigned ids
 
-	emitFn func([]byte)
-	diags  []Diagnostic
-	b      []byte  // the event being built
-	bld    builder // and its builder
+	emitFn  func([]byte)
+	amendFn func([]byte) // nil: amendments are emitted as AmendEvent
+	wrap    []byte       // an amendment wrapped as AmendEvent
+	diags   []Diagnostic
+	b       []byte  // the event being built
+	bld     builder // and its builder
 
 	// The conversation as the stream told it.
 	msgs       map[string]bool     // message ids in use
@@ -199,7 +205,7 @@ func New(opt Options) *Translator {
 
 // Reset forgets the stream: the next event starts a new conversation.
 func (t *Translator) Reset() {
-	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0]}
+	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0], wrap: t.wrap[:0]}
 	t.msgs = map[string]bool{}
 	t.activities = map[string]bool{}
 	t.tools = map[string]*toolRec{}
@@ -247,6 +253,20 @@ type Conversation struct {
 	MessageIDs      []string // of every message, in any order
 	ToolCalls       []ConversationToolCall
 	RunningSteps    []string // the names of the steps whose status is "running"
+
+	// Open is the conversation's last message when it is an assistant
+	// message still streaming in the running run: the text a dialect
+	// without message ids goes on streaming into after a restore.
+	Open *ConversationMessage
+}
+
+// A ConversationMessage is the open message of a Conversation.
+type ConversationMessage struct {
+	ID              string
+	Text, Reasoning string
+	// Reasoning is what streams (the message holds reasoning and no
+	// text yet), else text.
+	ReasoningOpen bool
 }
 
 // A ConversationToolCall is a tool call of a Conversation.
@@ -278,6 +298,39 @@ func (t *Translator) ResumeConversation(c *Conversation) {
 	for _, name := range c.RunningSteps {
 		t.steps[name] = true
 	}
+	if o := c.Open; o != nil && t.running && o.ID != "" && t.msgs[o.ID] {
+		// The segment the text was streaming into goes on: a restore
+		// does not start a second assistant message.
+		t.seg, t.segs = o.ID, append(t.segs[:0], o.ID)
+		t.segText, t.segReasoning = !o.ReasoningOpen, o.ReasoningOpen
+		t.texts[o.ID] = &textRec{text: []byte(o.Text), reasoning: []byte(o.Reasoning)}
+		t.active = o.ID
+	}
+}
+
+// openMessage reads the open message of a snapshot's last message.
+func openMessage(elem []byte, opt jsontree.ParseOptions) *ConversationMessage {
+	var id, role, streaming, content, reasoning []byte
+	if jsontree.ScanObject(elem, opt, func(k, v []byte) error {
+		switch string(k) {
+		case "id":
+			id = v
+		case "role":
+			role = v
+		case "streaming":
+			streaming = v
+		case "content":
+			content = v
+		case "reasoning":
+			reasoning = v
+		}
+		return nil
+	}) != nil || rawString(role) != "assistant" || string(streaming) != "true" {
+		return nil
+	}
+	o := &ConversationMessage{ID: rawString(id), Text: rawString(content), Reasoning: rawString(reasoning)}
+	o.ReasoningOpen = reasoning != nil && o.Text == ""
+	return o
 }
 
 // ReadConversation reads the conversation of a snapshot's text, and reports
@@ -323,6 +376,7 @@ func ReadConversation(snapshot []byte) (*Conversation, bool) {
 	}
 	c.ThreadID, c.RunID = rawString(top[thread]), rawString(top[run])
 	c.Running = rawString(top[status]) == "running"
+	var last []byte // the last message
 	for key := messages; key < nTop; key++ {
 		if jsontree.KindOf(top[key]) != jsontree.KindArray {
 			continue
@@ -346,6 +400,7 @@ func ReadConversation(snapshot []byte) (*Conversation, bool) {
 			switch key {
 			case messages:
 				c.MessageIDs = append(c.MessageIDs, rawString(id))
+				last = elem
 			case toolCalls:
 				c.ToolCalls = append(c.ToolCalls, ConversationToolCall{ID: rawString(id), Name: rawString(name), Running: rawString(status) == "running"})
 			case steps:
@@ -355,6 +410,9 @@ func ReadConversation(snapshot []byte) (*Conversation, bool) {
 			}
 			return nil
 		})
+	}
+	if c.Running && last != nil {
+		c.Open = openMessage(last, opt)
 	}
 	return c, true
 }
@@ -387,15 +445,60 @@ var (
 	errIgnored = errorf("ignored", "")
 )
 
+// AmendFrame appends the SSE frame by which a host that re-emits a
+// translation as canonical AG-UI (a translating proxy) passes an amendment
+// on: the event name AmendEvent and the amendment as data. A translator
+// that detects the dialect (Options.Dialect "" or Auto) takes it back as
+// the amendment; one pinned to a dialect, canonical AG-UI included,
+// refuses it (wrong_dialect). The amendment is one line of JSON.
+func AmendFrame(dst, amendment []byte) []byte {
+	return append(AppendAmendRecord(dst, amendment), "\n\n"...)
+}
+
+// amendRecordPrefix starts an amendment record: the fields of its SSE frame
+// before the amendment's JSON.
+const amendRecordPrefix = "event: " + AmendEvent + "\ndata: "
+
+// AppendAmendRecord appends an amendment as a host that logs a translation
+// keeps it among the canonical events it logs (the JSON text of each): the
+// fields of its frame (AmendFrame) without the blank line that ends it. A
+// record never starts with '{', so it cannot be mistaken for an event; a
+// writer puts an id line (or nothing) before either and "data: " before an
+// event only, and a reader folds it with AmendRecord.
+func AppendAmendRecord(dst, amendment []byte) []byte {
+	dst = append(dst, amendRecordPrefix...)
+	return append(dst, amendment...)
+}
+
+// AmendRecord reports whether a logged record is an amendment
+// (AppendAmendRecord), and returns the amendment's JSON.
+func AmendRecord(rec []byte) ([]byte, bool) {
+	if len(rec) < len(amendRecordPrefix) || string(rec[:len(amendRecordPrefix)]) != amendRecordPrefix {
+		return nil, false
+	}
+	return rec[len(amendRecordPrefix):], true
+}
+
 // Translate turns one event into the canonical events it stands for,
 // calling emit with the JSON text of each (valid only during the call). name
 // is the SSE event name when the event came in a frame ("" otherwise), data
 // its JSON text. A canonical event is passed on as it came. It returns the
 // diagnostics of the event, valid until the next call: when one is an error,
-// nothing was emitted.
+// nothing was emitted. Amendments are emitted as the custom event
+// AmendEvent: Translate is for a host that re-emits canonical AG-UI; one
+// that folds into a reducer uses TranslateTo.
 func (t *Translator) Translate(name string, data []byte, emit func(event []byte)) []Diagnostic {
-	t.emitFn, t.diags = emit, t.diags[:0]
-	defer func() { t.emitFn = nil }()
+	return t.TranslateTo(name, data, emit, nil)
+}
+
+// TranslateTo is Translate for a host that folds the events into a
+// reducer: canonical events go to emit, and the amendments (the object
+// docs/dialects.md describes, as JSON text valid only during the call) to
+// amend, in the order they come, for reducer.Reducer.Amend. A nil amend
+// is Translate's behaviour.
+func (t *Translator) TranslateTo(name string, data []byte, emit, amend func([]byte)) []Diagnostic {
+	t.emitFn, t.amendFn, t.diags = emit, amend, t.diags[:0]
+	defer func() { t.emitFn, t.amendFn = nil, nil }()
 	if err := t.translate(name, data); err != nil && err != errIgnored {
 		t.diags = append(t.diags[:0], *err)
 	}
@@ -429,6 +532,16 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	obj, isObj := v.(*jsontree.Object)
 	if !isObj {
 		return errorf("bad_event", "event is not a JSON object")
+	}
+	if name == AmendEvent {
+		// A translating proxy's amendment (AmendFrame): part of no
+		// dialect a stream can be pinned to, canonical AG-UI least.
+		if pin != dialectAuto {
+			return errorf("wrong_dialect", "event is not in the "+pin.String()+" dialect (SSE event '"+AmendEvent+"': a translating proxy's amendment, taken when the dialect is detected)")
+		}
+		t.b = jsontree.AppendJSON(t.b[:0], obj) // one line
+		t.passAmend(t.b)
+		return nil
 	}
 	d := pin
 	if pin == dialectAuto {
@@ -821,7 +934,7 @@ func (t *Translator) segmentThinking(base, delta string, ts jsontree.Number) *Di
 	id := t.seg
 	if !t.segReasoning {
 		t.segReasoning = true
-		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "assistant").num("timestamp", ts).put()
+		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "reasoning").num("timestamp", ts).put()
 	}
 	if delta != "" {
 		t.reasoningContent(id, delta)

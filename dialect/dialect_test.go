@@ -488,9 +488,21 @@ func TestDialectRestoreMidStream(t *testing.T) {
 	require.NoError(t, err)
 	foldFrames(t, r, []string{`{"event":"token","token":"b"}`})
 	s := snapshotOf(t, r)
-	// The restored message is not continued: the reducer cannot know the
-	// stream it belonged to is the one that goes on.
-	assert.Equal(t, []string{"msg-1", "msg-2"}, ids(s))
+	// The restored message goes on: a restore mid-message does not start
+	// a second assistant message.
+	assert.Equal(t, []string{"msg-1"}, ids(s))
+	assert.Equal(t, "ab", msg(s, 0)["content"])
+	// So does reasoning streaming when the snapshot was taken, and the
+	// text that follows it goes into the same message.
+	r = newPipeline(Options{})
+	foldFrames(t, r, []string{`{"type":"thinking","id":"x","delta":"hm"}`})
+	_, err = r.Restore(r.Snapshot())
+	require.NoError(t, err)
+	foldFrames(t, r, []string{`{"type":"thinking","id":"x","delta":"m"}`, `{"type":"content","id":"x","delta":"ok"}`})
+	s = snapshotOf(t, r)
+	assert.Len(t, msgs(s), 1)
+	assert.Equal(t, "hmm", msg(s, 0)["reasoning"])
+	assert.Equal(t, "ok", msg(s, 0)["content"])
 }
 
 func TestDialectAfterTransportFailure(t *testing.T) {

@@ -54,8 +54,11 @@
 // "msg-1", "tool-1", "run-1"… skipping ids in use): the same input always
 // yields the same ids. What canonical AG-UI has no event for (an approval
 // request, a client-side tool, a finish reason, a recoverable error, a text
-// sent whole rather than as deltas) goes in one extension that package
-// reducer folds: a CUSTOM event named AmendEvent ("agui.amend").
+// sent whole rather than as deltas) goes in an amendment, an object the
+// host receives on its own channel (TranslateTo) and folds with package
+// reducer's Reducer.Amend; Translate, for hosts that re-emit canonical
+// AG-UI, emits it as the custom event AmendEvent ("agui.amend"), which no
+// reducer folds.
 //
 // An event with fields of the wrong types, or whose text would pass the
 // field limit, is rejected whole: nothing is emitted and the translator's

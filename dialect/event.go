@@ -44,10 +44,10 @@ func (t *Translator) start(typ string) *builder {
 	return &t.bld
 }
 
-// startAmend begins an AmendEvent; its members go into the value.
+// startAmend begins an amendment (an object); its members go into it.
 func (t *Translator) startAmend() *builder {
-	t.b = append(t.b[:0], `{"type":"CUSTOM","name":"`+AmendEvent+`","value":{`...)
-	t.bld = builder{t: t, in: info{typ: "CUSTOM", customName: AmendEvent}}
+	t.b = append(t.b[:0], '{')
+	t.bld = builder{t: t}
 	return &t.bld
 }
 
@@ -115,10 +115,22 @@ func (b *builder) put() {
 	b.t.emit(b.t.b, &b.in)
 }
 
-// putAmend ends an AmendEvent and emits it.
+// putAmend ends an amendment and hands it to the host's amend function,
+// or, for a host that has none (it re-emits canonical AG-UI), emits it as
+// the CUSTOM event AmendEvent, which a client sees as any custom event.
 func (b *builder) putAmend() {
-	b.t.b = append(b.t.b, '}', '}')
-	b.t.emit(b.t.b, &b.in)
+	b.t.b = append(b.t.b, '}')
+	b.t.passAmend(b.t.b)
+}
+
+// passAmend hands an amendment (one line of JSON) on, as putAmend does.
+func (t *Translator) passAmend(amendment []byte) {
+	if t.amendFn != nil {
+		t.amendFn(amendment)
+		return
+	}
+	t.wrap = append(append(append(t.wrap[:0], `{"type":"CUSTOM","name":"`+AmendEvent+`","value":`...), amendment...), '}')
+	t.emitFn(t.wrap)
 }
 
 // emit sends one canonical event on and remembers what it tells.

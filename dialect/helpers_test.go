@@ -24,10 +24,10 @@ type Change = reducer.Change
 // wasm/bridge.go): each frame is translated, and the canonical events it
 // stands for make one change record, with the translator's diagnostics.
 type pipeline struct {
-	r    *reducer.Reducer
-	t    *Translator
-	cur  *Change
-	fold func([]byte)
+	r           *reducer.Reducer
+	t           *Translator
+	cur         *Change
+	fold, amend func([]byte)
 }
 
 // newPipeline returns a translator and a reducer with the same limits and
@@ -38,13 +38,14 @@ func newPipeline(opt Options) *pipeline {
 		t: New(opt),
 	}
 	p.fold = func(ev []byte) { p.r.ApplyAppend(p.cur, ev) }
+	p.amend = func(v []byte) { p.r.Amend(p.cur, v) }
 	return p
 }
 
 func (p *pipeline) ApplyFrameInto(c *Change, name string, data []byte) {
 	c.Reset()
 	p.cur = c
-	diags := p.t.Translate(name, data, p.fold)
+	diags := p.t.TranslateTo(name, data, p.fold, p.amend)
 	for _, d := range diags {
 		level := reducer.LevelError
 		if d.Warning {

@@ -125,12 +125,12 @@ func (t *Translator) applySSEContract(name string, obj *jsontree.Object) *Diagno
 		}
 		t.toolResult(id, delta)
 	case "REASONING_MESSAGE_START":
-		t.start(typ).str("messageId", id).str("role", "assistant").put()
+		t.start(typ).str("messageId", id).str("role", "reasoning").put()
 	case "REASONING_MESSAGE_CONTENT":
 		if !t.msgs[id] {
 			// The contract's own concurrent example streams reasoning
 			// without reasoning_message_start.
-			t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "assistant").put()
+			t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "reasoning").put()
 		}
 		t.reasoningContent(id, delta)
 	default:

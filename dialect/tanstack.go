@@ -434,7 +434,7 @@ func (t *Translator) stepThinking(step string, ts jsontree.Number, x *variant) {
 		if t.stepStarted == step && t.stepTS != "" {
 			ts = t.stepTS // the thinking began with its step
 		}
-		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "assistant").num("timestamp", ts).put()
+		t.start("REASONING_MESSAGE_START").str("messageId", id).str("role", "reasoning").num("timestamp", ts).put()
 		t.step, t.stepMsg = step, id
 	}
 	t.lastStep = step

@@ -1,14 +1,16 @@
 package reducer
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
-// AmendEvent names the CUSTOM event by which a translator (package dialect)
-// says what canonical AG-UI has no event for. Its value is an object; each
-// member present amends one thing (docs/dialects.md, "Extension"):
+// Amend folds an amendment: what a translator of another dialect (package
+// dialect, TranslateTo) says that canonical AG-UI has no event for. It is a
+// JSON object; each member present amends one thing (docs/dialects.md,
+// "Amendments"):
 //
 //	{"messageId", "content"}    the message's whole text so far: what extends
 //	                            the text is appended, a stale prefix of it
@@ -27,18 +29,36 @@ import (
 //	                            the run's last assistant message
 //	{"recoverable"}             whether the run's error may be retried
 //
-// The reducer folds it and does not report it as a custom event; it is not
-// subject to strict ordering, since it only amends entities other events made.
-const AmendEvent = "agui.amend"
-
-// amend folds an AmendEvent. A value of the wrong shape is rejected whole.
-func (r *Reducer) amend(c *Change, ev *Event) {
-	obj, _ := ev.Value.(*jsontree.Object)
-	if obj == nil {
-		c.fail("bad_event", "CUSTOM "+AmendEvent+": value must be an object")
+// Like ApplyAppend it adds to c. An amendment is the host's word, not the
+// stream's: no event reaches it (a CUSTOM event of any name is a custom
+// event), so a canonical stream cannot rewrite what its events ended. It
+// is not subject to strict ordering, since it only amends entities other
+// events made, and, being idempotent, it folds during a catch-up
+// (catchup.go) too.
+func (r *Reducer) Amend(c *Change, value []byte) {
+	if len(value) > r.opt.MaxEventBytes {
+		c.fail("too_large", "amendment of "+strconv.Itoa(len(value))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
 		return
 	}
-	f := fields{obj: obj, typ: "CUSTOM " + AmendEvent}
+	v, err := jsontree.Parse(value, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
+	if err != nil {
+		c.fail("bad_event", "amendment is not valid JSON: "+err.Error())
+		return
+	}
+	r.amend(c, v)
+}
+
+// amendWhat names an amendment in diagnostics.
+const amendWhat = "amendment"
+
+// amend folds an amendment. A value of the wrong shape is rejected whole.
+func (r *Reducer) amend(c *Change, value jsontree.Value) {
+	obj, _ := value.(*jsontree.Object)
+	if obj == nil {
+		c.fail("bad_event", amendWhat+": must be an object")
+		return
+	}
+	f := fields{obj: obj, typ: amendWhat}
 	msgID, hasMsg := f.optStr("messageId")
 	content, hasContent := f.optStr("content")
 	reasoning, hasReasoning := f.optStr("reasoning")
@@ -62,6 +82,22 @@ func (r *Reducer) amend(c *Change, ev *Event) {
 	if f.err != nil {
 		c.failErr(f.err)
 		return
+	}
+	// An amendment is refused whole, before anything changes: each text
+	// becomes the field's whole text, so its length is what to check.
+	var argsJSON []byte
+	if hasArgs && args != nil {
+		argsJSON = jsontree.AppendJSON(nil, args)
+	}
+	for _, x := range [...]struct {
+		has  bool
+		n    int
+		what string
+	}{{hasContent, len(content), "content"}, {hasReasoning, len(reasoning), "reasoning"}, {hasArgsText, len(argsText), "argsText"}, {argsJSON != nil, len(argsJSON), "args"}} {
+		if x.has && x.n > r.opt.MaxFieldBytes {
+			c.fail("too_large", amendWhat+": "+x.what+" exceeds the field limit")
+			return
+		}
 	}
 	if hasContent || hasReasoning || meta != nil {
 		m := r.findMessage(msgID)
@@ -145,7 +181,7 @@ func (r *Reducer) amendText(c *Change, m *Message, text string) {
 		return
 	}
 	if len(text) > r.opt.MaxFieldBytes {
-		c.fail("too_large", "CUSTOM "+AmendEvent+": content exceeds the field limit")
+		c.fail("too_large", amendWhat+": content exceeds the field limit")
 		return
 	}
 	m.contentKind, m.value = contentText, nil
@@ -157,7 +193,7 @@ func (r *Reducer) amendText(c *Change, m *Message, text string) {
 func (r *Reducer) amendReasoning(c *Change, m *Message, text string) {
 	delta, replace := reconcile(m.reasoning, text)
 	if replace && len(text) > r.opt.MaxFieldBytes {
-		c.fail("too_large", "CUSTOM "+AmendEvent+": reasoning exceeds the field limit")
+		c.fail("too_large", amendWhat+": reasoning exceeds the field limit")
 		return
 	}
 	if !replace {
@@ -185,7 +221,7 @@ func (r *Reducer) amendArgs(c *Change, t *ToolCall, text string) {
 		return
 	}
 	if len(text) > r.opt.MaxFieldBytes {
-		c.fail("too_large", "CUSTOM "+AmendEvent+": argsText exceeds the field limit")
+		c.fail("too_large", amendWhat+": argsText exceeds the field limit")
 		return
 	}
 	r.setToolArgs(c, t, text)
@@ -201,7 +237,7 @@ func (r *Reducer) setToolInput(c *Change, t *ToolCall, input jsontree.Value) {
 	}
 	text := string(jsontree.AppendJSON(nil, input))
 	if len(text) > r.opt.MaxFieldBytes {
-		c.fail("too_large", "CUSTOM "+AmendEvent+": args exceed the field limit")
+		c.fail("too_large", amendWhat+": args exceed the field limit")
 		return
 	}
 	r.setToolArgs(c, t, text)

@@ -15,10 +15,10 @@ func TestAmendEvent(t *testing.T) {
 		{"whole text: extend, stale prefix, disagreement", Options{}, []string{
 			start,
 			`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"messageId":"m","content":"Hel"}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"messageId":"m","content":"Hello"}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"messageId":"m","content":"He"}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"messageId":"m","content":"Bye","metadata":{"k":1}}}`,
+			amendPrefix + `{"messageId":"m","content":"Hel"}`,
+			amendPrefix + `{"messageId":"m","content":"Hello"}`,
+			amendPrefix + `{"messageId":"m","content":"He"}`,
+			amendPrefix + `{"messageId":"m","content":"Bye","metadata":{"k":1}}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, "Bye", msg(s, 0)["content"])
 			assert.Equal(t, map[string]any{"k": 1.0}, msg(s, 0)["metadata"])
@@ -32,10 +32,10 @@ func TestAmendEvent(t *testing.T) {
 		{"tool call: name, args, approval, clientSide", Options{}, []string{
 			start,
 			`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":""}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"toolCallId":"c","name":"f","argsText":"{\"a\""}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"toolCallId":"c","args":{"a":1}}}`,
+			amendPrefix + `{"toolCallId":"c","name":"f","argsText":"{\"a\""}`,
+			amendPrefix + `{"toolCallId":"c","args":{"a":1}}`,
 			`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"toolCallId":"c","approval":{"id":"ap"},"clientSide":true}}`,
+			amendPrefix + `{"toolCallId":"c","approval":{"id":"ap"},"clientSide":true}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			tc := tool(s, 0)
 			assert.Equal(t, "f", tc["name"])
@@ -48,9 +48,9 @@ func TestAmendEvent(t *testing.T) {
 			start,
 			`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
 			`{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"finishReason":"length"}}`,
+			amendPrefix + `{"finishReason":"length"}`,
 			`{"type":"RUN_ERROR","message":"boom"}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"recoverable":true}}`,
+			amendPrefix + `{"recoverable":true}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, map[string]any{"finishReason": "length"}, msg(s, 0)["metadata"])
 			assert.Equal(t, true, s["error"].(map[string]any)["recoverable"])
@@ -58,11 +58,11 @@ func TestAmendEvent(t *testing.T) {
 		}},
 		{"bad values are rejected; unknown ids warned", Options{}, []string{
 			start,
-			`{"type":"CUSTOM","name":"agui.amend","value":"x"}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"content":"x"}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"recoverable":"yes"}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"messageId":"nope","content":"x"}}`,
-			`{"type":"CUSTOM","name":"agui.amend","value":{"toolCallId":"nope","clientSide":true}}`,
+			amendPrefix + `"x"`,
+			amendPrefix + `{"content":"x"}`,
+			amendPrefix + `{"recoverable":"yes"}`,
+			amendPrefix + `{"messageId":"nope","content":"x"}`,
+			amendPrefix + `{"toolCallId":"nope","clientSide":true}`,
 		}, func(t *testing.T, s state, cs []*Change) {
 			assert.Equal(t, []string{"bad_event", "bad_event", "bad_event", "unknown_message", "unknown_tool_call"}, codes(cs))
 		}},

@@ -102,7 +102,12 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.MessageID = d.str("messageId", true)
 	case ReasoningMessageStart:
 		ev.MessageID = d.str("messageId", true)
-		ev.Role = d.str("role", false)
+		// The 1.0 schema's literal: the official client rejects an
+		// absent, empty or other role (docs/dialects.md).
+		if v, _ := obj.Get("role"); v != "reasoning" {
+			d.fail(`role must be "reasoning"`)
+		}
+		ev.Role = "reasoning"
 	case TextMessageChunk, ReasoningMessageChunk:
 		ev.MessageID, ev.HasMessageID = d.optStr("messageId")
 		// 1.0's transform no longer repairs a falsy role or delta: a

@@ -164,10 +164,10 @@ func hotString(data []byte, i int) (end int, escaped, high bool) {
 // allocation but the delta's string. It is the same fold as textContent /
 // reasoningContent; anything else (another layout, escapes in the id,
 // invalid UTF-8, an unknown id, metadata, a size limit, an open chunk
-// stream, a replayed run, strict mode) reports false and the caller takes
+// stream, a catch-up, strict mode) reports false and the caller takes
 // the general path, which handles it.
 func (r *Reducer) applyHotText(c *Change, data []byte) bool {
-	if r.replaying != "" || r.chunks.mode != chunkNone || r.opt.Strict {
+	if r.catching != nil || r.chunks.mode != chunkNone || r.opt.Strict {
 		return false
 	}
 	var i int

@@ -26,8 +26,9 @@
 // translator → canonical events → reducer); ApplyAppend folds the several
 // events one translated event stands for into one change record, and
 // NewStreamFunc feeds an SSE body's frames through such a translator. What
-// canonical AG-UI has no event for comes as one extension, the CUSTOM event
-// AmendEvent, which the reducer folds (amend.go).
+// canonical AG-UI has no event for comes as an amendment, which the host
+// hands to Amend (amend.go): never an event, so a canonical stream cannot
+// forge one.
 //
 // Every Apply returns a Change: the JSON Patch-like operations (add,
 // replace, remove, and append for streamed text) that turn the previous

@@ -69,19 +69,36 @@ func (e *eventIDs) forget() { *e = eventIDs{} }
 // Options.MaxFieldBytes, is refused with bad_event and changes nothing.
 func (r *Reducer) SetLastEventID(id string) *Change {
 	c := new(Change)
-	if strings.ContainsAny(id, "\x00\r\n") {
-		c.fail("bad_event", "event id must not contain NUL, CR or LF")
-		return c
-	}
-	if len(id) > r.opt.MaxFieldBytes {
-		c.fail("too_large", "event id exceeds the field limit")
+	if err := checkEventID(id, r.opt.MaxFieldBytes); err != nil {
+		c.fail(err.Code, err.Message)
 		return c
 	}
 	r.setLastEventID(c, id)
 	return c
 }
 
+// CheckEventID reports what SetLastEventID would refuse id for, or nil: a
+// host that folds a frame and then records its id checks the id first, so
+// that a refused id refuses the frame before anything changes.
+func (r *Reducer) CheckEventID(id string) *Error { return checkEventID(id, r.opt.MaxFieldBytes) }
+
+func checkEventID(id string, limit int) *Error {
+	if strings.ContainsAny(id, "\x00\r\n") {
+		return &Error{Code: "bad_event", Message: "event id must not contain NUL, CR or LF"}
+	}
+	if len(id) > limit {
+		return &Error{Code: "too_large", Message: "event id exceeds the field limit"}
+	}
+	return nil
+}
+
 func (r *Reducer) setLastEventID(c *Change, id string) {
+	r.passCursor(c, id)
+	if r.catching != nil {
+		// The state is ahead of the frames resent: the cursor stays
+		// (catchup.go).
+		return
+	}
 	if id == "" {
 		r.folded.forget()
 	} else {

@@ -25,6 +25,11 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 			return nil, err
 		}
 	}
+	if err := checkEventID(next.st.LastEventID, r.opt.MaxFieldBytes); err != nil {
+		// What SetLastEventID refuses, restore refuses: no request could
+		// carry it back as Last-Event-ID.
+		return nil, errorf("bad_snapshot", "restore: lastEventId: "+err.Message)
+	}
 	next.stateBytes, next.activityBytes = jsontree.Size(next.st.State), sumCharges(next.st.Messages)
 	if next.overBudget(next.stateBytes, next.activityBytes) {
 		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
@@ -33,11 +38,22 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}
+	if r.opt.Strict {
+		// The verifier's memory is derived from the events: rebuilt
+		// from what the snapshot shows of them.
+		r.verify.rebuild(&r.st)
+	}
 	r.doneRuns, r.doneKeys = next.doneRuns, next.doneKeys
 	r.endReplay()
+	r.restored = runKey{}
 	r.dropCheckpoints()
 	r.folded.forget()
 	r.folded.add(r.st.LastEventID) // a resent cursor frame is known
+	if r.st.RunID != "" && r.st.Status == StatusRunning {
+		// Its start is not in the snapshot: a resend from its start
+		// catches up (catchup.go).
+		r.restored = runKey{r.st.ThreadID, r.st.RunID}
+	}
 	if r.st.RunID != "" && r.st.Status != StatusRunning {
 		// The snapshot's last run is over: a replay of it is skipped.
 		r.doneRuns[r.st.RunID] = true
@@ -127,6 +143,12 @@ func (r *Reducer) load(o *jsontree.Object) error {
 	st.Result, st.HasResult = o.Get("result")
 	st.Outcome, _ = d.optStr("outcome")
 	st.LastEventID, _ = d.optStr("lastEventId")
+	if n, ok := loadNumber(&d, o, "runPatches"); ok {
+		if n < 0 || n != float64(int(n)) {
+			d.fail("runPatches must be a count")
+		}
+		st.RunPatches = int(n)
+	}
 	st.PendingToolCallIDs = []string{}
 	if ids := d.array("pendingToolCallIds", false); ids != nil {
 		if !isStringArray(ids) {

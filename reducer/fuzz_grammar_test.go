@@ -83,7 +83,7 @@ func grammarSequence(s *byteSource) []grammarStep {
 		case 8:
 			e = `{"type":"TEXT_MESSAGE_CHUNK","messageId":` + q(id()) + `,"delta":` + q(word()) + `}`
 		case 9:
-			e = `{"type":"REASONING_MESSAGE_START","messageId":` + q(id()) + `}`
+			e = `{"type":"REASONING_MESSAGE_START","messageId":` + q(id()) + `,"role":"reasoning"}`
 		case 10:
 			e = `{"type":"REASONING_MESSAGE_CONTENT","messageId":` + q(id()) + `,"delta":` + q(word()) + `}`
 		case 11:
@@ -215,7 +215,7 @@ func checkGrammar(t testing.TB, steps []grammarStep) {
 		}
 		// Restore starts no chunk or thinking stream and skips no replay:
 		// compare only from points where none is under way.
-		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.replaying == "" {
+		if r.chunks.mode == chunkNone && r.chunks.thinkingID == "" && r.catching == nil {
 			restored = append(restored, r2)
 		}
 		before = snap

@@ -125,7 +125,7 @@ func foldLines(t testing.TB, r *Reducer, lines []string) []*Change {
 	out := make([]*Change, 0, len(lines))
 	for i, l := range lines {
 		before := string(r.Snapshot())
-		c := r.Apply([]byte(l))
+		c := applyLine(r, l)
 		m.apply(t, c)
 		m.check(t, r, "event "+strconv.Itoa(i)+": "+truncate(l))
 		if rejected(c) {
@@ -154,4 +154,18 @@ func truncate(s string) string {
 		return s[:120] + "…"
 	}
 	return s
+}
+
+// amendPrefix marks a test line that is an amendment (Reducer.Amend), not
+// an event: what a translator hands the host besides canonical events.
+const amendPrefix = "amend:"
+
+// applyLine applies an event line, or an amendment line.
+func applyLine(r *Reducer, l string) *Change {
+	if v, ok := strings.CutPrefix(l, amendPrefix); ok {
+		c := new(Change)
+		r.Amend(c, []byte(v))
+		return c
+	}
+	return r.Apply([]byte(l))
 }

@@ -85,13 +85,13 @@ type Reducer struct {
 	stateBytes, activityBytes int64
 
 	// Replays (see replay.go): the runs folded to their end, by key and
-	// by run id (ids the reducer must not give a new run); the run being
-	// skipped; the checkpoints of open runs, the undo records of their
+	// by run id (ids the reducer must not give a new run); the resend
+	// being caught up with; the checkpoints of open runs, the undo records of their
 	// patches, and the epochs entities are born in.
 	doneKeys      map[runKey]bool
 	doneRuns      map[string]bool
-	replaying     string // run id being skipped ("" none)
-	replayThread  string
+	catching      *catchup // a resend being caught up with (catchup.go)
+	restored      runKey   // the run open in the snapshot restored, until another starts
 	checkpoints   []*checkpoint
 	journal       jsonpatch.Journal
 	epoch, newest uint64
@@ -132,6 +132,7 @@ func (r *Reducer) clear() {
 	r.doneKeys = make(map[runKey]bool)
 	r.doneRuns = make(map[string]bool)
 	r.inputThread = ""
+	r.restored = runKey{}
 	r.endReplay()
 	r.dropCheckpoints()
 	r.folded.forget()
@@ -246,15 +247,18 @@ func (r *Reducer) applyEvent(c *Change, ev *Event) {
 			c.warn("unknown_member", string(ev.Type)+": removed the unknown member at '"+p+"'")
 		}
 	}
-	if ev.Type == Custom && ev.CustomName == AmendEvent {
-		r.amend(c, ev)
-		return
-	}
 	r.transformChunks(c, ev, func(e *Event) {
+		if r.catching != nil && r.catchUp(c, e) {
+			return
+		}
 		if r.opt.Strict {
 			r.verify.check(c, e)
 		}
+		mark, ops := len(c.Diagnostics), len(c.Ops)
 		r.reduce(c, e)
+		if isPatch(e.Type) {
+			r.countPatch(c, e, mark, ops)
+		}
 	})
 }
 

@@ -50,6 +50,7 @@ type checkpoint struct {
 	steps []Step
 	msgs  []*Message
 	tools []*ToolCall
+	subs  []Subagent // subagents are few: kept whole
 
 	savedMsgs  map[*Message]Message
 	savedTools map[*ToolCall]ToolCall
@@ -58,6 +59,8 @@ type checkpoint struct {
 	stateBytes, activityBytes int64
 	chunks                    chunkState
 	verify                    verifier
+
+	restored bool // taken when a restored run was resent: catch up after a rewind to it
 }
 
 // runOf names the run an event belongs to; RUN_FINISHED may leave out its
@@ -79,39 +82,61 @@ func (r *Reducer) runOf(ev *Event) runKey {
 // skipReplay applies the replay rules to ev before it is folded and
 // reports whether to drop it.
 func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
-	if r.replaying != "" {
-		skipped := runKey{r.replayThread, r.replaying}
+	if cu := r.catching; cu != nil {
 		switch ev.Type {
-		case RunFinished, RunError:
-			r.endReplay()
-			if ev.Type == RunError || ev.RunID == "" || r.runOf(ev) == skipped {
-				return true
-			}
-			// Another run's end: the replay was cut short; fold it.
 		case RunStarted:
-			if r.runOf(ev) == skipped {
+			if r.runOf(ev) == cu.key {
+				cu.restart() // resent again: followed from its start again
 				return true
 			}
-			r.endReplay()
-		default:
-			return true
+			r.endCatchup() // another run: the resend was cut short
+		case RunFinished, RunError:
+			same := ev.Type == RunError || ev.RunID == "" || r.runOf(ev) == cu.key
+			if cu.pending != nil {
+				// A run already folded, resent to its end with nothing
+				// new: a replay, skipped whole.
+				r.endCatchup()
+				if same {
+					return true
+				}
+			} else {
+				r.caughtUp(c) // the open run's end is new
+			}
 		}
 	}
 	switch ev.Type {
 	case RunStarted:
 		k := r.runOf(ev)
-		if ev.RunID != "" && r.doneKeys[k] {
-			r.replaying, r.replayThread = k.run, k.thread
-			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; skipping its replay")
+		if ev.RunID == "" {
+			break
+		}
+		if r.doneKeys[k] {
+			held := *ev
+			r.startCatchup(k, &held)
+			c.warn("replayed_run", "RUN_STARTED: run '"+ev.RunID+"' was already folded; folding only what its events add")
 			return true
 		}
-		if i := r.findCheckpoint(k); i >= 0 && ev.RunID != "" {
+		if i := r.findCheckpoint(k); i >= 0 {
 			c.warn("resent_run", "RUN_STARTED: run '"+ev.RunID+"' is resent from its start; folding it again")
+			restored := r.checkpoints[i].restored
 			r.rewind(c, i)
-		}
-		if ev.RunID != "" {
+			if restored {
+				r.takeCheckpoint(k)
+				r.checkpoints[len(r.checkpoints)-1].restored = true
+				r.startCatchup(k, nil)
+				return true
+			}
+		} else if r.restored == k && r.st.Status == StatusRunning && r.st.RunID == k.run && r.st.ThreadID == k.thread {
+			// Restored mid-run, the run is resent from its start: what
+			// it folded before the snapshot is in the state already.
+			c.warn("resent_run", "RUN_STARTED: run '"+ev.RunID+"' is resent from its start; folding what the restored state does not show")
 			r.takeCheckpoint(k)
+			r.checkpoints[len(r.checkpoints)-1].restored = true
+			r.startCatchup(k, nil)
+			return true
 		}
+		r.restored = runKey{}
+		r.takeCheckpoint(k)
 	case RunFinished, RunError:
 		k := r.runOf(ev)
 		i := r.findCheckpoint(k)
@@ -134,11 +159,12 @@ func (r *Reducer) skipReplay(c *Change, ev *Event) bool {
 func (r *Reducer) newTurn() {
 	r.endReplay()
 	r.dropCheckpoints()
+	r.restored = runKey{}
 }
 
-// endReplay ends a replay being skipped: local actions and the end of a
-// stream call it.
-func (r *Reducer) endReplay() { r.replaying, r.replayThread = "", "" }
+// endReplay ends a replay being skipped, or a catch-up (catchup.go): local
+// actions and the end of a stream call it.
+func (r *Reducer) endReplay() { r.endCatchup() }
 
 // EndReplay ends the skipping of a replayed run, if one is under way: a
 // host calls it when the user stops a run. Stream.Close and the local
@@ -176,6 +202,7 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		steps: slices.Clone(r.st.Steps),
 		msgs:  slices.Clone(r.st.Messages),
 		tools: slices.Clone(r.st.ToolCalls),
+		subs:  saveSubagents(r.st.Subagents),
 
 		savedMsgs:  map[*Message]Message{},
 		savedTools: map[*ToolCall]ToolCall{},
@@ -190,6 +217,16 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 }
 
 func cloneVerifier(v verifier) verifier { return v.clone() }
+
+// saveSubagents copies the subagents as they are: their handlers replace
+// their fields, never change what a field points to.
+func saveSubagents(list []*Subagent) []Subagent {
+	out := make([]Subagent, len(list))
+	for i, s := range list {
+		out[i] = *s
+	}
+	return out
+}
 
 // closeCheckpoint forgets checkpoint i (its run ended).
 func (r *Reducer) closeCheckpoint(i int) {
@@ -295,13 +332,23 @@ func (r *Reducer) rewind(c *Change, i int) {
 		}
 		*t = s
 	}
-	id := r.st.LastEventID // the stream's cursor is not part of the run
-	r.folded.forget()      // the run's frames must all be folded again
+	// The cursor goes back with the state: a reconnect must not ask for
+	// what follows frames the state no longer holds. The run's frames
+	// must all be folded again.
+	r.folded.forget()
 	r.st = cp.st
-	r.st.LastEventID = id
+	r.folded.add(r.st.LastEventID)
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
+	r.st.Subagents = make([]*Subagent, len(cp.subs))
+	clear(r.subByID)
+	for i := range cp.subs {
+		s := cp.subs[i]
+		s.pos = i
+		r.st.Subagents[i] = &s
+		r.subByID[s.ID] = &s
+	}
 	r.indexTally()
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
 	r.chunks, r.verify = cp.chunks, cp.verify

@@ -14,7 +14,7 @@ import (
 func foldAll(t testing.TB, r *Reducer, lines []string) {
 	t.Helper()
 	for _, l := range lines {
-		r.Apply([]byte(l))
+		applyLine(r, l)
 	}
 }
 
@@ -235,7 +235,7 @@ func TestReplayCutAndResendConverges(t *testing.T) {
 	t.Logf("%d streams, %d cut/resend pairs", len(streams), checked)
 }
 
-// The rewind covers what the dialects' extension (CUSTOM agui.amend)
+// The rewind covers what the dialects' extension (amendments, Reducer.Amend)
 // changes: a run resent from its start finds the entities it amended as
 // they were when it first started, not only those the canonical events
 // changed.
@@ -255,10 +255,10 @@ func TestReplayRewindCoversAmendments(t *testing.T) {
 	r.Apply([]byte(start))
 	atStart := string(r.Snapshot())
 	for _, l := range []string{
-		`{"type":"CUSTOM","name":"agui.amend","value":{"toolCallId":"c","name":"search","argsText":"{\"b\":2}","approval":{"id":"ap"},"clientSide":true}}`,
-		`{"type":"CUSTOM","name":"agui.amend","value":{"finishReason":"stop"}}`,
+		amendPrefix + `{"toolCallId":"c","name":"search","argsText":"{\"b\":2}","approval":{"id":"ap"},"clientSide":true}`,
+		amendPrefix + `{"finishReason":"stop"}`,
 	} {
-		c := r.Apply([]byte(l))
+		c := applyLine(r, l)
 		require.False(t, refused(c), "%s: %+v", l, c.Diagnostics)
 	}
 	require.NotEqual(t, atStart, string(r.Snapshot()))

@@ -197,7 +197,7 @@ func TestHostileLimits(t *testing.T) {
 	start := []string{
 		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
 		`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
-		`{"type":"REASONING_MESSAGE_START","messageId":"m"}`,
+		`{"type":"REASONING_MESSAGE_START","messageId":"m","role":"reasoning"}`,
 		`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f","parentMessageId":"m"}`,
 	}
 	cases := []struct {

@@ -219,6 +219,30 @@ func (r *Reducer) closeOpen(c *Change, failed bool) {
 		}
 		c.replace(path+"/status", jsonString(t.Status))
 	}
+	// Nothing of the run goes on once it is over: its subagents and its
+	// steps end with it, or a UI would show them working for ever.
+	for _, s := range r.st.Subagents {
+		if s.Status != SubagentStatusRunning {
+			continue
+		}
+		if failed {
+			s.Status = SubagentStatusError
+			if e := r.st.Error; e != nil {
+				s.Error = &RunErr{Message: e.Message, Code: e.Code, HasCode: e.HasCode}
+			} else {
+				s.Error = &RunErr{Message: "the run ended"}
+			}
+		} else {
+			s.Status = SubagentStatusFinished
+		}
+		c.replace(subagentPath(s), s.appendJSON(nil))
+	}
+	for i := range r.st.Steps {
+		if r.st.Steps[i].Status == StepRunning {
+			r.st.Steps[i].Status = StepDone
+			c.replace("/steps/"+strconv.Itoa(i)+"/status", jsonString(StepDone))
+		}
+	}
 }
 
 func (r *Reducer) stepStarted(c *Change, ev *Event) {

@@ -55,6 +55,13 @@ type AgentState struct {
 	// RunToolCalls is the tally behind the next pendingToolCallIds; it is
 	// in the state (and so in a snapshot) for a reducer restored mid-run.
 	RunToolCalls RunTally
+	// RunPatches counts the events of the open run that change the state
+	// in a way the state cannot be compared with (state and activity
+	// snapshots and patches, messages snapshots, encrypted values, legacy
+	// thinking text): a reducer restored mid-run skips that many of them
+	// when the run is resent from its start (catchup.go). Cleared when a
+	// run starts or ends; its JSON key runPatches is absent while it is 0.
+	RunPatches int
 	// Subagents are the subagent invocations seen, in start order.
 	Subagents []*Subagent
 	// LastEventID is the SSE id of the last frame folded ("" when the
@@ -90,7 +97,7 @@ type RunErr struct {
 	HasCode bool
 
 	// Recoverable says whether the client may retry, when the agent said
-	// (AmendEvent; the streaming dialect's error events do).
+	// (an amendment, Amend; the streaming dialect's error events do).
 	Recoverable    bool
 	HasRecoverable bool
 }
@@ -184,7 +191,7 @@ type ToolCall struct {
 	HasEncrypted     bool
 	Metadata         *jsontree.Object
 
-	// A call that waits for the user or the client shows it (AmendEvent;
+	// A call that waits for the user or the client shows it (an amendment, Amend;
 	// the dialects send it): the approval request as sent ({id,
 	// needsApproval}), and whether the client, not the agent, must run it.
 	Approval   *jsontree.Object
@@ -258,6 +265,10 @@ func (s *AgentState) AppendJSON(dst []byte) []byte {
 	if !s.RunToolCalls.empty() {
 		dst = append(dst, `,"runToolCalls":`...)
 		dst = s.RunToolCalls.appendJSON(dst)
+	}
+	if s.RunPatches > 0 {
+		dst = append(dst, `,"runPatches":`...)
+		dst = strconv.AppendInt(dst, int64(s.RunPatches), 10)
 	}
 	dst = append(dst, `,"subagents":[`...)
 	for i, sa := range s.Subagents {

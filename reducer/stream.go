@@ -12,6 +12,7 @@ type Stream struct {
 	p       *sse.Parser
 	apply   FrameFunc
 	resends bool // a resent frame was skipped (and reported)
+	begun   bool // a frame came
 }
 
 // FrameFunc folds one server-sent event into c, which it resets first:
@@ -49,8 +50,25 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 	var c Change
 	id, hasID := "", false
 	s.p.FeedEach(chunk, func(e sse.Event) {
+		first := !s.begun
+		s.begun = true
+		if cu := s.r.catching; first && cu != nil && cu.pending == nil && e.HasID && !s.r.folded.has(e.ID) {
+			// A response whose first frame is one the reducer has not
+			// folded, while it catches up with a run: the server resumed
+			// after the cursor the client sent, unless it starts the run
+			// again (catchup.go).
+			cu.resumed = true
+		}
 		if e.HasID && s.r.folded.has(e.ID) {
 			// Folded already: the server resent it (eventid.go).
+			if cu := s.r.catching; cu != nil && e.ID == cu.cursor {
+				// The frames after it are new (catchup.go).
+				c.Reset()
+				s.r.caughtUp(&c)
+				if !c.Empty() {
+					each(&c)
+				}
+			}
 			if !s.resends {
 				s.resends = true
 				c.Reset()
@@ -61,6 +79,12 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 		}
 		s.apply(&c, e.Type, []byte(e.Data))
 		if e.HasID {
+			s.r.passCursor(&c, e.ID)
+		}
+		if s.r.catching == nil && e.HasID {
+			// While catching up the state is ahead of the frames
+			// resent: the cursor stays, and they are not folded
+			// (catchup.go).
 			id, hasID = e.ID, true
 			s.r.folded.add(e.ID)
 		}
@@ -78,8 +102,12 @@ func (s *Stream) Feed(chunk []byte, each func(*Change)) {
 }
 
 // Close ends the stream; an unterminated last event is discarded, as the
-// event-stream rules require.
+// event-stream rules require. A replay being skipped ends with it; a
+// resent open run being caught up with goes on into the next stream, which
+// may go on resending it (catchup.go).
 func (s *Stream) Close() {
 	s.p.Close(nil)
-	s.r.endReplay()
+	if cu := s.r.catching; cu != nil && cu.pending != nil {
+		s.r.endReplay()
+	}
 }

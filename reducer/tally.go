@@ -1,5 +1,7 @@
 package reducer
 
+import "strconv"
+
 // The run's tool-call tally (AgentState.RunToolCalls): kept in the state so
 // that restore(snapshot()) mid-run reports the same pendingToolCallIds at
 // the run's end. The sets beside the lists make each step O(1).
@@ -37,6 +39,10 @@ func (r *Reducer) tallyAppend(c *Change, list *[]string, key, id string) {
 func (r *Reducer) clearTally(c *Change) {
 	clear(r.runToolSeen)
 	clear(r.answered)
+	if r.st.RunPatches > 0 {
+		r.st.RunPatches = 0
+		c.remove("/runPatches")
+	}
 	if r.st.RunToolCalls.empty() {
 		return
 	}
@@ -54,4 +60,25 @@ func (r *Reducer) indexTally() {
 	for _, id := range r.st.RunToolCalls.Answered {
 		r.answered[id] = true
 	}
+}
+
+// countPatch counts an event of RunPatches that changed the state (its
+// fold added to the ops, which held ops before it; an event that changed
+// nothing, an unknown id, is no part of what a resend must skip).
+func (r *Reducer) countPatch(c *Change, ev *Event, mark, ops int) {
+	if !isPatch(ev.Type) || r.st.Status != StatusRunning || refusedSince(c, mark) || len(c.Ops) == ops {
+		return
+	}
+	r.st.RunPatches++
+	c.add("/runPatches", strconv.AppendInt(nil, int64(r.st.RunPatches), 10))
+}
+
+// isPatch reports whether events of type t count in RunPatches.
+func isPatch(t EventType) bool {
+	switch t {
+	case StateSnapshot, StateDelta, ActivitySnapshot, ActivityDelta, MessagesSnapshot, ReasoningEncryptedValue,
+		ThinkingTextMessageStart, ThinkingTextMessageContent, ThinkingTextMessageEnd:
+		return true
+	}
+	return false
 }

@@ -25,6 +25,8 @@ type verifier struct {
 	messages, tools, spans, reasonings map[string]int
 	subagents                          map[string]int
 	closedSubagents                    map[string]bool
+	pastSubagents                      map[string]bool // ended before a restore (rebuild)
+	spansUnknown                       bool            // restored: the open reasoning spans are not in the state
 	steps                              map[stepKey]int
 	stepOwners                         map[owner]int // when each owner's step map was made
 
@@ -64,7 +66,7 @@ const (
 
 func (v *verifier) reset() {
 	v.messages, v.tools, v.spans, v.reasonings = map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
-	v.subagents, v.closedSubagents = map[string]int{}, map[string]bool{}
+	v.subagents, v.closedSubagents, v.pastSubagents = map[string]int{}, map[string]bool{}, map[string]bool{}
 	v.steps, v.stepOwners = map[stepKey]int{}, map[owner]int{}
 	for i := range v.owners {
 		v.owners[i] = map[string]owner{}
@@ -74,7 +76,7 @@ func (v *verifier) reset() {
 // clone returns a copy that shares no memory with v.
 func (v verifier) clone() verifier {
 	v.messages, v.tools, v.spans, v.reasonings = maps.Clone(v.messages), maps.Clone(v.tools), maps.Clone(v.spans), maps.Clone(v.reasonings)
-	v.subagents, v.closedSubagents = maps.Clone(v.subagents), maps.Clone(v.closedSubagents)
+	v.subagents, v.closedSubagents, v.pastSubagents = maps.Clone(v.subagents), maps.Clone(v.closedSubagents), maps.Clone(v.pastSubagents)
 	v.steps, v.stepOwners = maps.Clone(v.steps), maps.Clone(v.stepOwners)
 	for i := range v.owners {
 		v.owners[i] = maps.Clone(v.owners[i])
@@ -240,7 +242,7 @@ func (v *verifier) verify(ev *Event) string {
 		if ev.Type == ReasoningEnd {
 			open = v.spans
 		}
-		if _, isOpen := open[id]; !isOpen {
+		if _, isOpen := open[id]; !isOpen && !(ev.Type == ReasoningEnd && v.spansUnknown) {
 			if ev.Type == ReasoningEnd {
 				return "Cannot send 'REASONING_END' event: No active reasoning span found with ID '" + id + "'. A 'REASONING_START' event must be sent first."
 			}
@@ -273,7 +275,7 @@ func (v *verifier) verify(ev *Event) string {
 			return "Cannot send 'SUBAGENT_STARTED': subagent '" + id + "' has already finished in this run. Subagent IDs are per-invocation and cannot be reused."
 		}
 		if p := ev.ParentSubagentRunID; ev.hasParentSubagent {
-			if _, active := v.subagents[p]; !active && !v.closedSubagents[p] {
+			if _, active := v.subagents[p]; !active && !v.closedSubagents[p] && !v.pastSubagents[p] {
 				return "Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '" + p + "' has not been started in this run."
 			}
 		}
@@ -549,4 +551,71 @@ func inOrder(set map[string]int) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// rebuild makes the verifier's memory what the official one would hold
+// after the events that made st: a restored reducer verifies the valid
+// continuation of the run its snapshot was taken in without false
+// violations. The state tells what is open (streaming messages, running
+// tool calls, steps and subagents) and who owns what (subagentRunId tags);
+// it does not tell which subagents already finished in the run, so their
+// reuse is not reported, and a finished one may still be named as a parent;
+// nor which reasoning spans are open, so REASONING_END is taken on trust.
+func (v *verifier) rebuild(st *AgentState) {
+	*v = verifier{}
+	v.reset()
+	if st.RunID == "" && st.Status == StatusIdle {
+		return // no run yet: the first event must be RUN_STARTED
+	}
+	v.seenFirst = true
+	switch st.Status {
+	case StatusRunning:
+		v.started = true
+		// REASONING_START/END mark a span the state does not keep: an end
+		// of one opened before the snapshot is taken on trust.
+		v.spansUnknown = true
+	case StatusError:
+		v.errored = true
+		return
+	default:
+		v.finished = true
+		return
+	}
+	for _, m := range st.Messages {
+		o := owner{m.SubagentRunID, m.HasSubagentRunID}
+		switch {
+		case m.Role == "activity":
+			v.owners[ownActivity][m.ID] = o
+		case m.isReasoningOnly():
+			v.owners[ownReasoning][m.ID] = o
+			if m.Streaming {
+				v.add(v.reasonings, m.ID)
+			}
+		default:
+			v.owners[ownMessage][m.ID] = o
+			if m.Streaming {
+				v.add(v.messages, m.ID)
+			}
+		}
+	}
+	for _, t := range st.ToolCalls {
+		v.owners[ownToolCall][t.ID] = owner{t.SubagentRunID, t.HasSubagentRunID}
+		if t.Status == ToolRunning {
+			v.add(v.tools, t.ID)
+		}
+	}
+	v.stepsFor(owner{})
+	for _, s := range st.Steps {
+		if s.Status == StepRunning {
+			v.seq++
+			v.steps[stepKey{owner{}, s.Name}] = v.seq
+		}
+	}
+	for _, s := range st.Subagents {
+		if s.Status == SubagentStatusRunning {
+			v.add(v.subagents, s.ID)
+		} else {
+			v.pastSubagents[s.ID] = true
+		}
+	}
 }

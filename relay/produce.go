@@ -208,7 +208,11 @@ func (p *producer) event(e sse.Event) {
 		return
 	}
 	if p.tr != nil {
-		diags := p.tr.Translate(e.Type, []byte(e.Data), func(ev []byte) { p.frame(bytes.Clone(ev)) })
+		// What canonical AG-UI has no event for is stored as an
+		// amendment record and sent as its frame (dialect.AmendFrame),
+		// which a client that detects the dialect folds.
+		diags := p.tr.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) { p.frame(bytes.Clone(ev)) },
+			func(a []byte) { p.store(dialect.AppendAmendRecord(nil, a)) })
 		for _, d := range diags {
 			p.s.cfg.Logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
 		}
@@ -244,6 +248,18 @@ func (p *producer) frame(data []byte) {
 		return
 	case "RUN_ERROR":
 		p.fin = &end{data, store.OutcomeError}
+		return
+	}
+	p.store(data)
+}
+
+// store appends one record (an event, or an amendment record) to the run.
+func (p *producer) store(data []byte) {
+	if p.fin != nil || p.gone {
+		return
+	}
+	if p.bytes+int64(len(data)) > p.s.cfg.MaxRunBytes {
+		p.fin = relayEnd(CodeRunTooLarge, "the run passed "+strconv.FormatInt(p.s.cfg.MaxRunBytes, 10)+" bytes")
 		return
 	}
 	err := p.retry(func(ctx context.Context) error {

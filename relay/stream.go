@@ -3,6 +3,7 @@ package relay
 import (
 	"context"
 	"errors"
+	"github.com/agui-reducer/agui/dialect"
 	"net/http"
 	"strconv"
 	"time"
@@ -106,7 +107,9 @@ func sseFrame(b []byte, key string, seq int64, data []byte) []byte {
 		b = strconv.AppendInt(b, seq, 10)
 		b = append(b, '\n')
 	}
-	b = append(b, "data: "...)
+	if _, ok := dialect.AmendRecord(data); !ok {
+		b = append(b, "data: "...)
+	}
 	b = append(b, data...)
 	return append(b, "\n\n"...)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agui-reducer/agui/dialect"
 	"net/http"
 	"strconv"
 	"strings"
@@ -81,7 +82,13 @@ func (s *Server) applyRun(ctx context.Context, r *reducer.Reducer, run *store.Ru
 		return err
 	}
 	applyInput(r, in)
+	var c reducer.Change
 	for _, f := range frames {
+		if a, ok := dialect.AmendRecord(f.Data); ok {
+			c.Reset()
+			r.Amend(&c, a)
+			continue
+		}
 		r.Apply(f.Data)
 	}
 	return nil

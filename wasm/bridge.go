@@ -45,6 +45,7 @@ type instance struct {
 	depth  int             // the reducer's MaxDepth option (0: its default)
 	cur    *reducer.Change // the change applyFrame is filling
 	fold   func([]byte)    // folds one canonical event into cur (made once: no allocation per event)
+	amend  func([]byte)    // folds one amendment into cur
 }
 
 // applyFrame folds one frame: the translator turns it into canonical
@@ -52,7 +53,7 @@ type instance struct {
 func (inst *instance) applyFrame(c *reducer.Change, name string, data []byte) {
 	c.Reset()
 	inst.cur = c
-	diags := inst.t.Translate(name, data, inst.fold)
+	diags := inst.t.TranslateTo(name, data, inst.fold, inst.amend)
 	for _, d := range diags {
 		level := reducer.LevelError
 		if d.Warning {
@@ -211,6 +212,7 @@ func create(opts []byte) int32 {
 		Dialect: dialectName, NewID: o.NewID, MaxEventBytes: o.MaxEventBytes, MaxDepth: o.MaxDepth, MaxFieldBytes: o.MaxFieldBytes,
 	})}
 	inst.fold = func(ev []byte) { inst.r.ApplyAppend(inst.cur, ev) }
+	inst.amend = func(v []byte) { inst.r.Amend(inst.cur, v) }
 	instances[lastHandle] = inst
 	return lastHandle
 }
@@ -335,6 +337,18 @@ func feed(h int32, chunk []byte) int32 {
 // the ids of the frames it parses itself).
 func setLastEventID(h int32, data []byte) int32 {
 	return change(lookup(h).r.SetLastEventID(string(data)))
+}
+
+// checkEventID outputs an empty change record when setLastEventID would
+// take data as an id, else one with the diagnostic it would refuse it with.
+// A host that applies a frame and then records its id checks the id first:
+// a frame whose id is refused is refused whole, and changes nothing.
+func checkEventID(h int32, data []byte) int32 {
+	var c reducer.Change
+	if err := lookup(h).r.CheckEventID(string(data)); err != nil {
+		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: err.Code, Level: reducer.LevelError, Message: err.Message})
+	}
+	return change(&c)
 }
 
 // lastEventID outputs the state's lastEventId as text: what a
@@ -520,6 +534,13 @@ func conversationOf(st *reducer.AgentState) *dialect.Conversation {
 	for _, s := range st.Steps {
 		if s.Status == "running" {
 			c.RunningSteps = append(c.RunningSteps, s.Name)
+		}
+	}
+	if n := len(st.Messages); c.Running && n > 0 {
+		if m := st.Messages[n-1]; m.Role == "assistant" && m.Streaming {
+			text, _ := m.Content().(string)
+			reasoning, has := m.Reasoning()
+			c.Open = &dialect.ConversationMessage{ID: m.ID, Text: text, Reasoning: reasoning, ReasoningOpen: has && text == ""}
 		}
 	}
 	return c

@@ -377,3 +377,106 @@ func TestLastEventID(t *testing.T) {
 	text, _ = result(setLastEventID(h, nil))
 	require.Equal(t, "remove", decode(t, text).Ops[0].Op)
 }
+
+// checkEventId says what setLastEventId would refuse, before the frame is
+// applied (the web module's apply(event, {id}) asks it first).
+func TestCheckEventID(t *testing.T) {
+	h := newHandle(t, "")
+	s, okay := result(checkEventID(h, []byte("x\r\ny")))
+	require.True(t, okay)
+	rec := decode(t, s)
+	require.Len(t, rec.Diagnostics, 1)
+	require.Equal(t, "bad_event", rec.Diagnostics[0].Code)
+	require.Equal(t, "error", rec.Diagnostics[0].Level)
+	s, _ = result(checkEventID(h, []byte("frame-1")))
+	require.Equal(t, "{}", s)
+	// A snapshot whose lastEventId has CR, LF or NUL is refused whole.
+	snap, _ := result(snapshot(h))
+	bad := strings.Replace(snap, `{`, `{"lastEventId":"a\nb",`, 1)
+	s, _ = result(restore(h, []byte(bad)))
+	rec = decode(t, s)
+	require.Len(t, rec.Diagnostics, 1)
+	require.Equal(t, "bad_snapshot", rec.Diagnostics[0].Code)
+	require.Empty(t, rec.Ops)
+	after, _ := result(snapshot(h))
+	require.Equal(t, snap, after)
+}
+
+// With the canonical dialect pinned, or detected, CUSTOM "agui.amend" is a
+// custom event: it amends nothing. The dialects' amendments still fold.
+func TestCanonicalStreamCannotAmend(t *testing.T) {
+	for _, opts := range []string{`{"dialect":"agui"}`, `{"dialect":"auto"}`, ``} {
+		h := newHandle(t, opts)
+		for _, ev := range []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+			`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
+			`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"$10"}`,
+			`{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
+		} {
+			apply(h, nil, []byte(ev))
+		}
+		before, _ := result(snapshot(h))
+		s, _ := result(apply(h, nil, []byte(`{"type":"CUSTOM","name":"agui.amend","value":{"messageId":"m","content":"$10,000 to Mallory"}}`)))
+		rec := decode(t, s)
+		require.Empty(t, rec.Ops, opts)
+		require.Len(t, rec.Events, 1)
+		require.Equal(t, "agui.amend", rec.Events[0]["name"])
+		after, _ := result(snapshot(h))
+		require.Equal(t, before, after, opts)
+	}
+	// A dialect's amendment (TanStack's whole content) still folds.
+	h := newHandle(t, `{"dialect":"tanstack"}`)
+	for _, ev := range []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","content":"Hello"}`,
+	} {
+		apply(h, nil, []byte(ev))
+	}
+	snap, _ := result(snapshot(h))
+	require.Contains(t, snap, `"content":"Hello"`)
+}
+
+// A dialect reducer restored mid-message goes on with the same message.
+func TestRestoreMidMessageContinuesIt(t *testing.T) {
+	h := newHandle(t, `{"dialect":"streaming"}`)
+	apply(h, nil, []byte(`{"event":"token","token":"Hel"}`))
+	snap, _ := result(snapshot(h))
+	h2 := newHandle(t, `{"dialect":"streaming"}`)
+	restore(h2, []byte(snap))
+	apply(h2, nil, []byte(`{"event":"token","token":"lo"}`))
+	s, _ := result(snapshot(h2))
+	var st struct {
+		Messages []struct{ ID, Content string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(s), &st))
+	require.Len(t, st.Messages, 1, s)
+	require.Equal(t, "Hello", st.Messages[0].Content)
+}
+
+// A translating proxy passes amendments on as frames of their own
+// (dialect.AmendFrame): a page that detects the dialect takes them back,
+// one pinned to agui refuses them.
+func TestProxiedAmendment(t *testing.T) {
+	for _, opts := range []string{``, `{"dialect":"agui"}`} {
+		h := newHandle(t, opts)
+		for _, ev := range []string{
+			`{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`,
+			`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"pay"}`,
+			`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
+		} {
+			apply(h, nil, []byte(ev))
+		}
+		s, _ := result(apply(h, []byte("agui.amend"), []byte(`{"toolCallId":"c","clientSide":true}`)))
+		rec := decode(t, s)
+		snap, _ := result(snapshot(h))
+		if opts == "" {
+			require.Empty(t, rec.Diagnostics)
+			require.Contains(t, snap, `"clientSide":true`)
+		} else {
+			require.Len(t, rec.Diagnostics, 1)
+			require.Equal(t, "wrong_dialect", rec.Diagnostics[0].Code)
+			require.NotContains(t, snap, `clientSide`)
+		}
+	}
+}

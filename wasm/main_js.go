@@ -106,6 +106,12 @@ func wasmSetLastEventID(h, n int32) (r int32) {
 	return setLastEventID(h, in[:n])
 }
 
+//go:wasmexport checkEventId
+func wasmCheckEventID(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return checkEventID(h, in[:n])
+}
+
 //go:wasmexport lastEventId
 func wasmLastEventID(h int32) (r int32) {
 	defer recoverCall(h, &r)

@@ -38,6 +38,13 @@ export interface AgentState {
    * restore(snapshot()) mid-run is exact.
    */
   runToolCalls?: { started: string[]; answered: string[] };
+  /**
+   * How many events of the open run changed the state in ways it cannot be compared with (state
+   * and activity snapshots and patches, messages snapshots): a reducer restored mid-run skips that
+   * many when the server resends the run from its start. Absent while 0 (cleared when a run
+   * starts or ends).
+   */
+  runPatches?: number;
   /** Subagent invocations (SUBAGENT_STARTED / _FINISHED / _ERROR), in start order. */
   subagents: Subagent[];
   /** The SSE id of the last frame folded (feed(), apply(event, {id})); absent when the frames

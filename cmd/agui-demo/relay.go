@@ -155,11 +155,14 @@ func (s *server) relayRun(ctx context.Context, run *loggedRun, resp *http.Respon
 		}
 		s.runs.append(run, bytes.Clone(ev))
 	}
+	// What canonical AG-UI has no event for goes on as an amendment frame
+	// (dialect.AmendFrame), which a page that detects the dialect folds.
+	amend := func(a []byte) { s.runs.append(run, dialect.AppendAmendRecord(nil, a)) }
 	onEvent := func(e sse.Event) {
 		// What the translator keeps of the stream (ids, the text it
 		// streamed) is at most what it was fed: that counts too.
 		s.runs.charge(run, int64(len(e.Data))+frameOverhead)
-		for _, d := range t.Translate(e.Type, []byte(e.Data), emit) {
+		for _, d := range t.TranslateTo(e.Type, []byte(e.Data), emit, amend) {
 			s.logf("upstream event: %s %s", d.Code, d.Message)
 		}
 		if e.ID != "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/agui-reducer/agui/dialect"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -173,7 +174,10 @@ func (s *server) stream(w http.ResponseWriter, ctx context.Context, run *loggedR
 			}
 			buf = append(buf[:0], "id: "...)
 			buf = append(buf, eventID(run.key, rd.pos+1)...)
-			buf = append(buf, "\ndata: "...)
+			buf = append(buf, '\n')
+			if _, ok := dialect.AmendRecord(f); !ok {
+				buf = append(buf, "data: "...)
+			}
 			buf = append(buf, f...)
 			buf = append(buf, "\n\n"...)
 			_ = rc.SetWriteDeadline(time.Now().Add(frameWriteTimeout))

@@ -94,7 +94,7 @@ type folder struct {
 // apply folds one frame (an SSE event name, "" for none, and its data).
 func (f *folder) apply(c *reducer.Change, name string, data []byte) {
 	c.Reset()
-	diags := f.t.Translate(name, data, func(ev []byte) { f.r.ApplyAppend(c, ev) })
+	diags := f.t.TranslateTo(name, data, func(ev []byte) { f.r.ApplyAppend(c, ev) }, func(v []byte) { f.r.Amend(c, v) })
 	for _, d := range diags {
 		level := reducer.LevelError
 		if d.Warning {

@@ -84,11 +84,15 @@ class AguiReducer extends Mirror {
     const h = this.#handle();
     const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
     const id = typeof frame === 'string' ? undefined : frame?.id;
-    if (id != null && badCursor(String(id))) { // an error: the event is not applied either
-      const rec = badEventIdRecord();
-      this._commit([rec]);
-      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: rec });
-      return rec;
+    if (id != null) {
+      // An id setLastEventId would refuse refuses the frame before it is applied
+      // (an error: the event is not applied either).
+      const chk = badCursor(String(id)) ? badEventIdRecord() : JSON.parse(this.#core.call('checkEventId', h, String(id)).text);
+      if (chk.diagnostics?.length) {
+        this._commit([chk]);
+        if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: chk });
+        return chk;
+      }
     }
     if (id == null) {
       const rec = this.#apply(h, event, sseEventName);

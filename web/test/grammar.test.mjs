@@ -35,7 +35,7 @@ function generator(random) {
     () => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: id(), delta: word() }),
     () => ({ type: 'TEXT_MESSAGE_END', messageId: id() }),
     () => ({ type: 'TEXT_MESSAGE_CHUNK', messageId: id(), delta: word() }),
-    () => ({ type: 'REASONING_MESSAGE_START', messageId: id() }),
+    () => ({ type: 'REASONING_MESSAGE_START', messageId: id(), role: 'reasoning' }),
     () => ({ type: 'REASONING_MESSAGE_CONTENT', messageId: id(), delta: word() }),
     () => ({ type: 'REASONING_MESSAGE_END', messageId: id() }),
     () => ({ type: 'TOOL_CALL_START', toolCallId: id(), toolCallName: 'f', ...(random() < 0.5 ? { parentMessageId: id() } : {}) }),

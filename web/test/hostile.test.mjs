@@ -309,7 +309,7 @@ test('limits: maxEventBytes, maxDepth, maxFieldBytes are enforced and reported',
     '{"type":"RUN_STARTED","threadId":"t","runId":"r"}',
     '{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}',
     '{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f","parentMessageId":"m"}',
-    '{"type":"REASONING_MESSAGE_START","messageId":"m"}',
+    '{"type":"REASONING_MESSAGE_START","messageId":"m","role":"reasoning"}',
   ];
   const limits = [
     { options: { maxEventBytes: 100 }, ok: [], bad: `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"${'x'.repeat(100)}"}`, code: 'too_large' },

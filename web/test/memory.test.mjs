@@ -27,7 +27,7 @@ function* conversation(count, p, random) {
     const runId = `${p}-run${run++}`;
     yield emit({ type: 'RUN_STARTED', threadId: `${p}-thread`, runId });
     const m = `${runId}-m`;
-    yield emit({ type: 'REASONING_MESSAGE_START', messageId: `${m}-r` });
+    yield emit({ type: 'REASONING_MESSAGE_START', messageId: `${m}-r`, role: 'reasoning' });
     for (let i = 0; i < 5; i++) yield emit({ type: 'REASONING_MESSAGE_CONTENT', messageId: `${m}-r`, delta: word() });
     yield emit({ type: 'REASONING_MESSAGE_END', messageId: `${m}-r` });
     yield emit({ type: 'TEXT_MESSAGE_START', messageId: m, role: 'assistant' });

@@ -260,7 +260,7 @@ test('unread appends to several messages build once, copying each touched messag
   const r = factory.createReducer();
   r.apply({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
   for (const id of ['a', 'b', 'c']) r.apply({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' });
-  r.apply({ type: 'REASONING_MESSAGE_START', messageId: 'think' });
+  r.apply({ type: 'REASONING_MESSAGE_START', messageId: 'think', role: 'reasoning' });
   const before = r.state;
   const v0 = r.version;
   let notified = 0;

@@ -313,7 +313,8 @@ test('worker reducers reconnect too, and report it', async () => {
   assert.equal(await r2.resume(srv2.url), 'completed');
   assert.equal(srv2.requests[0].lastEventId, 'k:9');
   assert.deepStrictEqual(normalise(r2.state), uncut);
-  await r2.apply(LINES[0], { id: 'w:1' });
+  // (A frame of the finished run again would be a replay: the cursor would stay.)
+  await r2.apply({ type: 'CUSTOM', name: 'ping', value: 1 }, { id: 'w:1' });
   assert.equal(r2.state.lastEventId, 'w:1');
   cut.dispose();
   r.dispose();
