@@ -70,17 +70,38 @@ test('connectAgent() mid-run: the conversation, then the live run to its end, as
   assert.match(b.lastEventId, /^[A-Za-z0-9_-]{16}:\d+$/);
 });
 
-test('an agent not behind a relay connects as @ag-ui/client\'s: nothing', async () => {
+test('an agent not behind a relay connects as @ag-ui/client\'s: nothing, and without a thread key asks nothing', async () => {
   const url = `${demo.url}agent`; // the recorded agent itself: GET threads/… is refused
+  const counting = () => {
+    const seen = [];
+    return { seen, fetch: (u, init) => { seen.push(`${init?.method ?? 'GET'} ${new URL(u).pathname}`); return fetch(u, init); } };
+  };
   const official = new client.HttpAgent({ url, threadId: 'plain' });
-  const ours = new HttpAgent({ url, threadId: 'plain' });
   const o = await quietly(() => official.connectAgent());
-  const r = await quietly(() => ours.connectAgent());
-  assert.deepStrictEqual(r, o);
-  assert.deepStrictEqual(ours.messages, []);
+  for (const config of [{}, { threads: true }, { headers: { [KEY]: 'y'.repeat(22) } }, { threads: false, headers: { [KEY]: 'y'.repeat(22) } }]) {
+    const c = counting();
+    const ours = new HttpAgent({ url, threadId: 'plain', fetch: c.fetch, ...config });
+    const r = await quietly(() => ours.connectAgent());
+    assert.deepStrictEqual(r, o, JSON.stringify(config));
+    assert.deepStrictEqual(ours.messages, []);
+    const asked = config.threads === true || (config.headers && config.threads !== false);
+    assert.deepStrictEqual(c.seen, asked ? ['GET /threads/plain'] : [], JSON.stringify(config));
+  }
+});
 
-  let requests = 0;
-  const off = new HttpAgent({ url, threadId: 'plain', threads: false, fetch: (...a) => { requests++; return fetch(...a); } });
-  await quietly(() => off.connectAgent());
-  assert.equal(requests, 0, 'threads: false asks for nothing');
+test('threads: true: a relay with -auth-header, the agent\'s credential header and no key', async () => {
+  const authed = await startRelay(`${demo.url}agent`, ['-auth-header', 'Authorization']);
+  try {
+    const headers = { Authorization: 'Bearer user-1' };
+    const a = new HttpAgent({ url: `${authed.url}agent`, threadId: 'authed', headers });
+    await quietly(() => turn(a, 'hello', 'text'));
+    const b = new HttpAgent({ url: `${authed.url}agent`, threadId: 'authed', headers, threads: true });
+    await quietly(() => b.connectAgent());
+    assert.deepStrictEqual(normalise(b.messages), normalise(a.messages));
+    const other = new HttpAgent({ url: `${authed.url}agent`, threadId: 'authed', headers: { Authorization: 'Bearer user-2' }, threads: true });
+    await quietly(() => other.connectAgent());
+    assert.deepStrictEqual(other.messages, [], 'another credential: nothing');
+  } finally {
+    await authed.stop();
+  }
 });

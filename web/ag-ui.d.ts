@@ -21,8 +21,10 @@ export interface ResumeAgentConfig {
   /** The run to continue: connectAgent() resumes it from this SSE id (saved from agent.lastEventId before a reload). */
   lastEventId?: string;
   /** connectAgent() without lastEventId loads the thread from an agui-relay in front of the agent
-   *  (GET threads/{threadId} next to url: the conversation, then its live run; docs/relay.md).
-   *  false: connect as @ag-ui/client does (nothing). An agent not behind a relay connects as with false. */
+   *  (GET threads/{threadId} next to url: the conversation, then its live run; docs/relay.md):
+   *  by default when the agent's headers carry X-Agui-Thread-Key (the relay's thread key), always
+   *  with true (a relay with -auth-header), never with false. An agent not behind a relay (the GET
+   *  answers an error) connects as @ag-ui/client's does: nothing. */
   threads?: boolean;
   /** Where connectAgent() loads the thread (default: threads/{threadId} next to url). */
   threadsURL?: string | URL;

@@ -4,9 +4,10 @@
 // the conversation (MESSAGES_SNAPSHOT, STATE_SNAPSHOT) and then, when a run
 // is going on, that run's frames, live to its end; a cut is resumed with
 // Last-Event-ID (ag-ui-resume.js). So a page that reloads shows its
-// conversation and goes on with the run, with no other change. An agent
-// that is not behind a relay (the GET answers an error) connects as the
-// base class does: nothing.
+// conversation and goes on with the run. The thread is asked for when the
+// agent carries a thread key or is configured with threads: true
+// (threadsWanted); an agent that is not behind a relay (the GET answers an
+// error) connects as the base class does: nothing.
 //
 // @ag-ui/client's verification wants every stream to start with
 // RUN_STARTED and a run to end before the next starts: the snapshots are
@@ -23,6 +24,18 @@ export function threadsURL(url, threadId) {
   const q = s.search(/[?#]/);
   const base = q < 0 ? s : s.slice(0, q);
   return `${base.slice(0, base.lastIndexOf('/') + 1)}threads/${encodeURIComponent(String(threadId))}`;
+}
+
+/**
+ * Whether connectAgent() asks a relay for the thread: config threads true
+ * (a relay with -auth-header: the agent's own credential headers), false
+ * (never), or by default when the agent carries a thread key (the relay's,
+ * kept by the app with its threadId, or handed out by an earlier run), so
+ * that an agent not behind a relay makes no request that fails.
+ */
+export function threadsWanted(agent, option) {
+  if (option === true || option === false) return option;
+  return Object.keys(agent.headers ?? {}).some((k) => k.toLowerCase() === THREAD_KEY_HEADER.toLowerCase());
 }
 
 /**

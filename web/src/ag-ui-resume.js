@@ -13,7 +13,7 @@
 // RUN_STARTED per run): the run fails with code 'resume_restarted'.
 
 import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor } from './resume.js';
-import { threadConnect, keepThreadKey } from './ag-ui-connect.js';
+import { threadConnect, keepThreadKey, threadsWanted } from './ag-ui-connect.js';
 
 const RESUME = Symbol('ag-ui resume config');
 const THREADS = Symbol('ag-ui threads config');
@@ -159,13 +159,13 @@ export function withResume(Base, { transformHttpEventStream } = {}) {
 
     /**
      * connectAgent(): continues the run named by lastEventId (after a
-     * reload), if any; else loads the thread from a relay (ag-ui-connect.js;
-     * config threads: false turns that off).
+     * reload), if any; else loads the thread from a relay (ag-ui-connect.js:
+     * when the agent carries a thread key, or with config threads: true).
      */
     connect(input) {
       if (this[RESUME] === false || !this.activeRunDetach$) return super.connect(input);
       if (this.lastEventId) return resumableRun(this, input, this.lastEventId);
-      if (this[THREADS] === false) return super.connect(input);
+      if (!threadsWanted(this, this[THREADS])) return super.connect(input);
       return threadConnect(this, input, rootClass(this.activeRunDetach$), () => super.connect(input),
         (from) => resumableRun(this, input, from, true));
     }
