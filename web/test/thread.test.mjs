@@ -5,7 +5,9 @@
 // browser's copy painted first and kept while the relay is unreachable.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer, loadThread, newThreadKey, threadHeaders, threadURL, memoryStore, createAgent } from '../agui.node.js';
+import { MessageChannel } from 'node:worker_threads';
+import { loadReducer, loadThread, newThreadKey, threadHeaders, threadURL, memoryStore, createAgent, createWorkerHost } from '../agui.node.js';
+import { serve } from '../agui-worker.js';
 import { wasmURL } from './helpers.mjs';
 import { startDemo } from './demo-server.mjs';
 
@@ -135,4 +137,27 @@ test('an agent of createAgent loads a thread too (its reducer, loaded first)', a
   await agent.send('more');
   assert.equal(agent.state.messages.length, a.state.messages.length + 2);
   agent.dispose();
+});
+
+test('a worker reducer loads a thread mid-run and follows the live run', async () => {
+  const url = `${slow.url}agent`;
+  const key = newThreadKey();
+  const a = factory.createReducer({ threadId: 'thread-worker' });
+  assert.equal(await turn(a, url, key, 'first', 'text'), 'completed');
+  const running = turn(a, url, key, 'use a tool', 'tools');
+  for (let i = 0; i < 200 && a.state.messages.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+  const { port1, port2 } = new MessageChannel();
+  serve(port1);
+  const host = createWorkerHost({ worker: port2, wasmURL });
+  try {
+    const w = await host.createReducer({ threadId: 'thread-worker' });
+    const res = await loadThread(w, url, 'thread-worker', { threadKey: key });
+    assert.equal(await running, 'completed');
+    assert.equal(res.live, true);
+    assert.equal(res.outcome, 'completed');
+    assert.deepEqual(view(w.state), view(a.state));
+  } finally {
+    host.terminate();
+    port1.close();
+  }
 });
