@@ -273,3 +273,39 @@ func TestThreadsOneLog(t *testing.T) {
 	assert.Empty(t, s.runs.runs, "no run in the run log")
 	assert.Zero(t, s.runs.held, "no byte held by the run log")
 }
+
+// TestThreadsSecurity: the relay's routes keep the demo's defaults: other
+// origins and unknown hosts are refused, bodies are bounded.
+func TestThreadsSecurity(t *testing.T) {
+	srv := startServer(t, config{maxBody: 1 << 10})
+	body, _ := json.Marshal(userInput("sec", "r1", "x", map[string]any{"scenario": "text"}))
+	do := func(method, path string, hdr map[string]string, b []byte) int {
+		req, _ := http.NewRequest(method, srv.URL+path, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Agui-Thread-Key", testThreadKey)
+		for k, v := range hdr {
+			if k == "Host" {
+				req.Host = v
+			} else {
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	evil := map[string]string{"Origin": "http://evil.example"}
+	for _, c := range []struct{ method, path string }{{"POST", "/agent"}, {"POST", "/relay/agent"}, {"GET", "/threads/sec"}, {"GET", "/relay/threads/sec"}} {
+		var b []byte
+		if c.method == "POST" {
+			b = body
+		}
+		assert.Equal(t, http.StatusForbidden, do(c.method, c.path, evil, b), "%s %s from another origin", c.method, c.path)
+		assert.Equal(t, http.StatusForbidden, do(c.method, c.path, map[string]string{"Host": "evil.example"}, b), "%s %s for another host", c.method, c.path)
+	}
+	big := bytes.Repeat([]byte(" "), 2<<10)
+	assert.Equal(t, http.StatusRequestEntityTooLarge, do("POST", "/relay/agent", nil, append(big, body...)), "-max-body")
+	assert.Equal(t, http.StatusRequestEntityTooLarge, do("POST", "/agent", nil, append(big, body...)), "-max-body")
+}
