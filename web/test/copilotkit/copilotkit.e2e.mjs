@@ -122,3 +122,29 @@ test('CopilotKit 1.74 renders the same with the package\'s HttpAgent as with @ag
   assert.deepEqual(ours.errors, official.errors);
   assert.deepEqual(ours.errors, []);
 });
+
+test('CopilotKit 1.74 with the package\'s HttpAgent keeps its conversation across a reload (the demo server\'s relay, connectAgent)', async () => {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const shown = async () => (await page.evaluate(() => document.querySelector('main').innerText)).replace(UUID, 'uuid');
+  try {
+    await page.goto(`${url}/?agent=reducer&thread=1`);
+    await page.waitForSelector('textarea', { timeout: TIMEOUT });
+    await page.fill('textarea', 'What is the weather in Lisbon?');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.tool-call[data-status="complete"]', { timeout: TIMEOUT });
+    await page.waitForFunction(() => document.querySelector('main').innerText.includes('Next three days'), null, { timeout: TIMEOUT });
+    await page.waitForSelector('[data-testid="copilot-chat"][data-copilot-running="false"]', { state: 'attached', timeout: TIMEOUT });
+    const before = await shown();
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('main').innerText.includes('Next three days'), null, { timeout: TIMEOUT });
+    await page.waitForSelector('.tool-call[data-status="complete"]', { timeout: TIMEOUT });
+    await page.waitForTimeout(200);
+    assert.equal(await shown(), before, 'the same conversation after the reload');
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+  }
+});

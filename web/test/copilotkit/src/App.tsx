@@ -10,7 +10,7 @@ import {
   useRenderTool,
 } from '@copilotkit/react-core/v2';
 import '@copilotkit/react-core/v2/styles.css';
-import { agent, which } from './agent.ts';
+import { agent, which, threadId } from './agent.ts';
 
 function Tools() {
   useRenderTool({
@@ -44,7 +44,7 @@ export default function App() {
       <main data-agent={which}>
         <Tools />
         <SharedState />
-        <CopilotChat />
+        <CopilotChat threadId={threadId} />
       </main>
     </CopilotKitProvider>
   );
