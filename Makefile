@@ -67,8 +67,9 @@ test-frameworks: package
 ## own package-lock.json, the package from its packed tarball) with the
 ## drop-in HttpAgent passed to its provider, in production builds against
 ## the demo server, in headless Chromium: text, a tool call, shared state and
-## an interrupt render as with @ag-ui/client's HttpAgent. web/test/copilotkit:
-## the 1.74 packages; web/test/copilotkit-v2: the current v2 client,
+## an interrupt render as with @ag-ui/client's HttpAgent, and (1.74) the
+## conversation is kept across a reload through the demo server's relay
+## (connectAgent). web/test/copilotkit: the 1.74 packages; web/test/copilotkit-v2: the current v2 client,
 ## @copilotkit/core 1.75 under @copilotkit/react-core/v2
 test-copilotkit: package
 	node --test --test-timeout=600000 web/test/copilotkit/copilotkit.e2e.mjs web/test/copilotkit-v2/copilotkit.e2e.mjs
