@@ -19,6 +19,13 @@
 // (ids longer than 128 bytes are replaced by a short keyed hash of them).
 // GET /scenarios lists the runs.
 //
+// Threads (threads.go, docs/relay.md): the server runs package relay
+// in-process with its own agent as the upstream. A POST /agent that carries
+// X-Agui-Thread-Key is a turn of a thread the relay keeps (the demo page
+// sends one), GET /threads/{threadId} answers with the thread as it stands
+// (or, as a stream, with its live run), and the whole relay API is also
+// under /relay/. -store bolt:PATH keeps the threads across restarts.
+//
 // Flags:
 //
 //	-addr 127.0.0.1:8080   listen address (":0" picks a free port; the URL is printed)
