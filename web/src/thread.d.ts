@@ -36,6 +36,8 @@ export interface LoadThreadResult {
   outcome: RunOutcome | 'idle';
   /** The relay could not be reached (or answered an error): what is shown is the cache, if any. */
   offline: boolean;
+  /** The relay's HTTP status when it answered an error other than 401, 404 or 410. */
+  status?: number;
   /** The copy shown came from the browser's store. */
   cached: boolean;
   /** With persist: the writer of the reducer's snapshot; stop() writes what is pending and stops. */
