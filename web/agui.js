@@ -21,18 +21,18 @@
 //     actions, what the framework bindings (react.js, svelte.js, vue.js)
 //     wrap.
 
-import { loadCore } from './src/loader.js';
-import { packageFiles } from './src/package-files.js';
-import { eventData, chunkData } from './src/records.js';
-import { applyOps } from './src/ops.js';
-import { runStream } from './src/transport.js';
+import { loadCore } from './src/wasm/loader.js';
+import { packageFiles } from './src/wasm/package-files.js';
+import { eventData, chunkData } from './src/wasm/records.js';
+import { applyOps } from './src/state/ops.js';
+import { runStream } from './src/reducer/transport.js';
 
-export { loadReducer } from './src/reducer.js';
-export { run } from './src/transport.js';
-export { LoadError } from './src/loader.js';
-export { createWorkerHost, createWorkerReducer } from './src/worker-host.js';
-export { textOf } from './src/content.js';
-export { createAgent, EMPTY_STATE } from './src/agent.js';
+export { loadReducer } from './src/reducer/reducer.js';
+export { run } from './src/reducer/transport.js';
+export { LoadError } from './src/wasm/loader.js';
+export { createWorkerHost, createWorkerReducer } from './src/worker/host.js';
+export { textOf } from './src/state/content.js';
+export { createAgent, EMPTY_STATE } from './src/agent/agent.js';
 
 /** Internals shared with tests and the benchmark; not part of the API. */
 export const __internal = {

@@ -3,7 +3,7 @@
 // POSTs a RunAgentInput to the endpoint; the text/event-stream answer is fed
 // to the reducer, and the page renders the reducer's state.
 import { loadReducer } from '../agui.js';
-import '../inspector.js'; // <agui-inspector>: the Inspect panel
+import '../src/inspector/entry.js'; // <agui-inspector>: the Inspect panel
 import { el, pretty, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);

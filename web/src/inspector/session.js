@@ -15,11 +15,11 @@
 //
 // It runs on the wasm Core directly (one handle): no mirror is kept.
 
-import { loadCore } from '../loader.js';
-import { packageFiles } from '../package-files.js';
+import { loadCore } from '../wasm/loader.js';
+import { packageFiles } from '../wasm/package-files.js';
 import { FrameParser } from './sse.js';
 import { Lanes } from './lanes.js';
-import { applyOps } from '../ops.js';
+import { applyOps } from '../state/ops.js';
 
 const textDecoder = new TextDecoder();
 const now = () => (globalThis.performance ? performance.now() : Date.now());
