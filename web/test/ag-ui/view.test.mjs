@@ -9,7 +9,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReducer } from '../../entries/agui.node.js';
-import { OfficialView, messageOf, toolCallOf, DEV } from '../../src/ag-ui/view.js';
+import { OfficialView } from '../../src/ag-ui/view.js';
+import { messageOf, toolCallOf } from '../../src/ag-ui/messages.js';
+import { DEV } from '../../src/ag-ui/freeze.js';
 import { randomStream } from './random-streams.mjs';
 import { generate, eventsOf } from '../../../bench/gen.mjs';
 
