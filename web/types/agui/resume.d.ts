@@ -1,7 +1,7 @@
-// Types of src/resume.js, the reconnects of run() (README, "Resumable runs"); agui.d.ts
-// exports them.
+// Types of the reconnects of run() (src/reducer/resume.js; docs/resume.md);
+// ../agui.d.ts exports them.
 
-import type { RunOutcome } from '../agui.js';
+import type { RunOutcome } from './options.js';
 
 /**
  * How run() reconnects. A response that ends without RUN_FINISHED / RUN_ERROR, or fails on the
