@@ -49,7 +49,7 @@ test-wasm:
 
 ## test-js: the web module under node against the built .wasm (web/test/unit),
 ## and the documentation's code (web/test/snippets)
-test-js: wasm
+test-js: wasm web/node_modules/.package-lock.json
 	node --test --test-timeout=120000 web/test/unit/*.test.mjs web/test/snippets/*.test.mjs
 
 ## test-browser: headless Chromium (/usr/bin/chromium) via playwright-core
