@@ -3,11 +3,12 @@
 import { loadCore } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
 import { COMPACT } from '../wasm/core.js';
-import { diagnosticError, eventData, chunkData, escapeLone, endsHigh, badEventRecord, badEventIdRecord, badSnapshotRecord, badArgumentRecord } from '../wasm/records.js';
+import { diagnosticError, chunkData } from '../wasm/records.js';
 import { appendPath } from '../state/ops.js';
 import { Mirror } from '../state/mirror.js';
-import { runStream, settle, nothingToResume } from './transport.js';
-import { restarted, badCursor } from './resume.js';
+import { runStream, settle } from './transport.js';
+import { args, eventArgs, valueArgs, snapshotArgs, SurrogateCarry, resumeFrom } from './calls.js';
+import { runTarget } from './run-target.js';
 
 // Reducers garbage-collected without dispose() free their Go state: the
 // held value names the handle, never the reducer.
@@ -82,44 +83,35 @@ class AguiReducer extends Mirror {
 
   apply(event, frame = '') {
     const h = this.#handle();
-    const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
-    const id = typeof frame === 'string' ? undefined : frame?.id;
-    if (id != null) {
+    const a = eventArgs(event, frame);
+    let rec;
+    if (a.record) {
+      rec = this.#commitOne(a.record); // an id no frame can carry, an event JSON cannot encode
+    } else if (a.id === undefined) {
+      rec = this.#apply(h, a.data, a.name);
+    } else {
       // An id setLastEventId would refuse refuses the frame before it is applied
       // (an error: the event is not applied either).
-      const chk = badCursor(String(id)) ? badEventIdRecord() : JSON.parse(this.#core.call('checkEventId', h, String(id)).text);
-      if (chk.diagnostics?.length) {
-        this._commit([chk]);
-        if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: chk });
-        return chk;
-      }
+      const chk = JSON.parse(this.#core.call('checkEventId', h, a.id).text);
+      rec = chk.diagnostics?.length ? this.#commitOne(chk) : this.#applyWithId(h, a);
     }
-    if (id == null) {
-      const rec = this.#apply(h, event, sseEventName);
-      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: undefined, record: rec });
-      return rec;
-    }
-    let rec = this.#apply(h, event, sseEventName);
-    const idRec = JSON.parse(this.#core.call('setLastEventId', h, String(id)).text);
-    this._commit([idRec]);
-    if (idRec.ops?.length || idRec.diagnostics?.length) {
-      rec = {
-        ...rec,
-        ops: [...(rec.ops ?? []), ...(idRec.ops ?? [])],
-        diagnostics: [...(rec.diagnostics ?? []), ...(idRec.diagnostics ?? [])],
-      };
-    }
-    if (this._observers !== null) this._tell({ kind: 'event', data: event, name: sseEventName, id: String(id), record: rec });
+    if (this._observers !== null) this._tell({ kind: 'event', data: event, name: a.name, id: a.id, record: rec });
     return rec;
   }
 
-  #apply(h, event, sseEventName) {
-    let data;
-    try { data = eventData(event); } catch (err) {
-      const rec = badEventRecord(err);
-      this._commit([rec]);
-      return rec;
-    }
+  #applyWithId(h, a) {
+    const rec = this.#apply(h, a.data, a.name);
+    const idRec = JSON.parse(this.#core.call('setLastEventId', h, a.id).text);
+    this._commit([idRec]);
+    if (!idRec.ops?.length && !idRec.diagnostics?.length) return rec;
+    return {
+      ...rec,
+      ops: [...(rec.ops ?? []), ...(idRec.ops ?? [])],
+      diagnostics: [...(rec.diagnostics ?? []), ...(idRec.diagnostics ?? [])],
+    };
+  }
+
+  #apply(h, data, sseEventName) {
     const core = this.#core;
     const result = core.applyCompact(h, data, sseEventName);
     if (result === COMPACT) {
@@ -133,92 +125,68 @@ class AguiReducer extends Mirror {
     return this.#record(result);
   }
 
-  // A string chunk may end inside a surrogate pair: its high half waits
-  // for the next chunk, so the pair reaches the reducer whole.
-  #high = '';
+  /** A change record made here (an argument that cannot be sent): committed, returned. */
+  #commitOne(rec) {
+    this._commit([rec]);
+    return rec;
+  }
+
+  #carry = new SurrogateCarry(); // calls.js
 
   feed(chunk) {
     const h = this.#handle();
     let data = chunkData(chunk);
-    if (typeof data === 'string') {
-      data = this.#high + data;
-      this.#high = '';
-      if (endsHigh(data)) {
-        this.#high = data.slice(-1);
-        data = data.slice(0, -1);
-      }
-      data = escapeLone(data);
-    } else if (this.#high !== '') {
-      this.#flushHigh(h);
-    }
-    const r = this.#core.call('feed', h, data);
-    const recs = r.ok ? JSON.parse(r.text) : [JSON.parse(r.text)]; // one record when it failed
-    if (recs.length > 0) this._commit(recs);
+    if (typeof data === 'string') data = this.#carry.take(data);
+    else this.#flushHigh(h);
+    const recs = this.#feed(h, data);
     if (this._observers !== null) this._tell({ kind: 'chunk', data: chunk, records: recs });
     return recs;
   }
 
-  #flushHigh(h) {
-    const lone = escapeLone(this.#high);
-    this.#high = '';
-    const r = this.#core.call('feed', h, lone);
-    const recs = r.ok ? JSON.parse(r.text) : [JSON.parse(r.text)];
+  #feed(h, data) {
+    const r = this.#core.call('feed', h, data);
+    const recs = r.ok ? JSON.parse(r.text) : [JSON.parse(r.text)]; // one record when it failed
     if (recs.length > 0) this._commit(recs);
+    return recs;
+  }
+
+  #flushHigh(h) {
+    const lone = this.#carry.flush();
+    if (lone !== '') this.#feed(h, lone);
   }
 
   endStream() {
     const h = this.#handle();
-    if (this.#high !== '') this.#flushHigh(h);
+    this.#flushHigh(h);
     this.#core.call('endStream', h);
     if (this._observers !== null) this._tell({ kind: 'endStream' });
   }
 
-  /** An action's record, handed to the observers. */
-  #acted(name, args, rec) {
-    if (this._observers !== null) this._tell({ kind: 'action', name, args, record: rec });
+  /** An action: its call's record, committed and handed to the observers. */
+  #act(name, argv, text) {
+    const rec = this.#record(this.#core.call(name, this.#handle(), text));
+    if (this._observers !== null) this._tell({ kind: 'action', name, args: argv, record: rec });
     return rec;
   }
 
-  addUserMessage(content, id) {
-    return this.#acted('addUserMessage', [content, id], this.#record(this.#core.call('addUserMessage', this.#handle(), JSON.stringify(id == null ? [content] : [content, id]))));
-  }
+  addUserMessage(content, id) { return this.#act('addUserMessage', [content, id], args.addUserMessage(content, id)); }
 
-  addToolResult(toolCallId, content) {
-    const text = typeof content === 'string' ? content : JSON.stringify(content);
-    return this.#acted('addToolResult', [toolCallId, content], this.#record(this.#core.call('addToolResult', this.#handle(), JSON.stringify([toolCallId, text]))));
-  }
+  addToolResult(toolCallId, content) { return this.#act('addToolResult', [toolCallId, content], args.addToolResult(toolCallId, content)); }
 
-  fail(message, code) {
-    return this.#acted('fail', [message, code], this.#record(this.#core.call('fail', this.#handle(), JSON.stringify(code == null ? [String(message)] : [String(message), String(code)]))));
-  }
+  fail(message, code) { return this.#act('fail', [message, code], args.fail(message, code)); }
 
-  stop() {
-    return this.#acted('stop', [], this.#record(this.#core.call('stop', this.#handle())));
-  }
+  stop() { return this.#act('stop', []); }
 
-  reset() {
-    return this.#acted('reset', [], this.#record(this.#core.call('reset', this.#handle())));
-  }
+  reset() { return this.#act('reset', []); }
 
-  setState(state) {
-    const h = this.#handle();
-    let text;
-    try { text = JSON.stringify([state ?? null]); } catch (err) { return this.#badArgument('setState', err); }
-    return this.#acted('setState', [state], this.#record(this.#core.call('setState', h, text)));
-  }
+  setState(state) { return this.#valueCall('setState', state); }
 
-  setMessages(messages) {
-    const h = this.#handle();
-    let text;
-    try { text = JSON.stringify([messages ?? null]); } catch (err) { return this.#badArgument('setMessages', err); }
-    return this.#acted('setMessages', [messages], this.#record(this.#core.call('setMessages', h, text)));
-  }
+  setMessages(messages) { return this.#valueCall('setMessages', messages); }
 
-  /** A value JSON.stringify cannot encode (cyclic, BigInt): a diagnostic, nothing changed. */
-  #badArgument(what, err) {
-    const rec = badArgumentRecord(what, err);
-    this._commit([rec]);
-    return rec;
+  #valueCall(what, value) {
+    this.#handle();
+    const a = valueArgs(what, value);
+    return a.record ? this.#commitOne(a.record) : this.#act(what, [value], a.text);
   }
 
   snapshot() {
@@ -226,18 +194,13 @@ class AguiReducer extends Mirror {
   }
 
   restore(snapshot) {
-    const h = this.#handle();
-    let text;
-    try { text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot); } catch (err) {
-      const rec = badSnapshotRecord(err); // cyclic, BigInt, nested past the JS stack
-      this._commit([rec]);
-      return rec;
-    }
-    return this.#acted('restore', [text], this.#record(this.#core.call('restore', h, text)));
+    this.#handle();
+    const a = snapshotArgs(snapshot);
+    return a.record ? this.#commitOne(a.record) : this.#act('restore', [a.text], a.text);
   }
 
   runInput(options = {}) {
-    return this.#value(this.#core.call('runInput', this.#handle(), JSON.stringify(options ?? {})));
+    return this.#value(this.#core.call('runInput', this.#handle(), args.runInput(options)));
   }
 
   messages() {
@@ -248,18 +211,11 @@ class AguiReducer extends Mirror {
   resume(url, input, options = {}) {
     if (this.#h === 0) return Promise.reject(new Error('agui reducer: this reducer was disposed'));
     try {
-      const id = this.#core.call('lastEventId', this.#h).text;
-      const running = this.#core.number('running', this.#h) === 1;
-      if (!id || !running) return nothingToResume(this, running, id);
-      return this.run(url, input ?? this.#resumeInput(), { ...options, lastEventId: id });
+      const cursor = { id: this.#core.call('lastEventId', this.#h).text, running: this.#core.number('running', this.#h) === 1 };
+      return resumeFrom(this, cursor, url, input, options);
     } catch (err) {
       return Promise.reject(err); // an async API: it rejects, never throws
     }
-  }
-
-  #resumeInput() {
-    const { threadId, runId } = this.state;
-    return this.runInput(runId ? { threadId, runId } : {});
   }
 
   run(url, input, options = {}) {
@@ -268,28 +224,14 @@ class AguiReducer extends Mirror {
     const h = this.#h;
     const ctrl = new AbortController();
     this.#run = ctrl;
-    const live = () => this.#h === h;
-    const target = {
-      runInputText: () => {
-        const r = this.#core.call('runInput', h, '{}');
-        if (!r.ok) throw diagnosticError(JSON.parse(r.text));
-        return r.text;
-      },
-      endStream: () => { if (live()) this.endStream(); },
-      feed: (chunk) => live() && restarted(this.feed(chunk)),
-      lastEventId: () => (live() ? this.#core.call('lastEventId', h).text : ''),
-      runId: () => (live() ? this.state.runId : ''),
-      setLastEventId: (id) => {
-        if (!live()) return;
-        const r = this.#core.call('setLastEventId', h, id);
-        const rec = JSON.parse(r.text);
-        if (rec.ops?.length) this._commit([rec]);
-        if (this._observers !== null) this._tell({ kind: 'action', name: 'setLastEventId', args: [id], record: rec });
-      },
-      fail: (message, code) => { if (live()) this.fail(message, code); },
-      stop: () => { if (live()) this.stop(); },
-      isRunning: () => live() && this.#core.number('running', h) === 1,
-    };
+    this.#flushHigh(h); // a string fed before: its held half ends with the stream the run replaces
+    const target = runTarget(this.#core, h, {
+      live: () => this.#h === h,
+      commit: (text) => this._commit(JSON.parse(text)),
+      runId: () => this.state.runId,
+      observing: () => this._observers !== null,
+      tell: (input) => this._tell(input),
+    });
     return settle(this, runStream(target, url, input, options, ctrl, (info) => this._emit('reconnect', info)))
       .finally(() => { this.#run = null; });
   }

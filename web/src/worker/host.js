@@ -2,10 +2,11 @@
 
 import { baseURL, LoadError } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
-import { chunkData, compactBytes, escapeLone, endsHigh, badEventRecord, badEventIdRecord, badSnapshotRecord, badArgumentRecord } from '../wasm/records.js';
+import { chunkData, compactBytes } from '../wasm/records.js';
 import { Mirror } from '../state/mirror.js';
-import { plainHeaders, settle, nothingToResume } from '../reducer/transport.js';
+import { plainHeaders, settle } from '../reducer/transport.js';
 import { portablePolicy, badCursor, badCursorError } from '../reducer/resume.js';
+import { args, eventArgs, valueArgs, snapshotArgs, SurrogateCarry, resumeFrom } from '../reducer/calls.js';
 
 // Worker reducers garbage-collected without dispose() are disposed in the
 // worker: the held value names the host and the reducer id, never the
@@ -174,101 +175,62 @@ class WorkerReducer extends Mirror {
   apply(event, frame = '') { return this.#async(() => this.#apply(event, frame)); }
 
   #apply(event, frame) {
-    const sseEventName = typeof frame === 'string' ? frame : frame?.event ?? '';
-    const id = typeof frame === 'string' || frame?.id == null ? undefined : String(frame.id);
-    if (id !== undefined && badCursor(id)) { // an error: the event is not applied either
-      const rec = badEventIdRecord();
-      this._commit([rec]);
-      return Promise.resolve(rec);
-    }
-    let data = event;
-    if (typeof event !== 'string' && !(event instanceof Uint8Array) && !(event instanceof ArrayBuffer)) {
-      try { data = JSON.stringify(event); } catch (err) {
-        const rec = badEventRecord(err);
-        this._commit([rec]);
-        return Promise.resolve(rec);
-      }
-    }
-    return this.#told({ kind: 'event', data: event, name: sseEventName, id }, 'apply', [data instanceof Uint8Array ? compactBytes(data) : data, sseEventName, id]);
+    const a = eventArgs(event, frame);
+    if (a.record) return this.#commitOne(a.record);
+    return this.#told({ kind: 'event', data: event, name: a.name, id: a.id }, 'apply', [typeof a.data === 'string' ? a.data : compactBytes(a.data), a.name, a.id]);
   }
 
-  // As in page mode (reducer.js): a string chunk's trailing high surrogate
-  // waits for the next chunk, so the pair reaches the reducer whole, and a
-  // lone half goes escaped (UTF-8 cannot carry it to the worker's reducer).
-  #high = '';
+  /** A change record made here (an argument that cannot be sent): committed, resolved. */
+  #commitOne(rec) {
+    this._commit([rec]);
+    return Promise.resolve(rec);
+  }
+
+  #carry = new SurrogateCarry(); // ../reducer/calls.js, as on the same thread
 
   feed(chunk) { return this.#async(() => this.#feed(chunk)); }
 
   #feed(chunk) {
-    let data = chunkData(chunk);
-    if (typeof data !== 'string') {
-      if (this.#high !== '') this.#flushHigh();
-      return this.#told({ kind: 'chunk', data: chunk }, 'feed', [compactBytes(data)]);
-    }
-    data = this.#high + data;
-    this.#high = '';
-    if (endsHigh(data)) {
-      this.#high = data.slice(-1);
-      data = data.slice(0, -1);
-    }
-    return this.#told({ kind: 'chunk', data: chunk }, 'feed', [escapeLone(data)]);
+    const data = chunkData(chunk);
+    if (typeof data === 'string') return this.#told({ kind: 'chunk', data: chunk }, 'feed', [this.#carry.take(data)]);
+    this.#flushHigh();
+    return this.#told({ kind: 'chunk', data: chunk }, 'feed', [compactBytes(data)]);
   }
 
   /** Sends a held high half on alone; its records are committed as they come. */
   #flushHigh() {
-    const lone = escapeLone(this.#high);
-    this.#high = '';
-    this.#call('feed', [lone]).catch((err) => this._report(err));
+    const lone = this.#carry.flush();
+    if (lone !== '') this.#call('feed', [lone]).catch((err) => this._report(err));
   }
 
   endStream() {
-    if (this.#high !== '') this.#flushHigh();
+    this.#flushHigh();
     return this.#told({ kind: 'endStream' }, 'endStream', []);
   }
-  /** An action's call (wire builds its arguments, which may throw: the promise rejects). */
-  #action(name, args, method, wire) { return this.#async(() => this.#told({ kind: 'action', name, args }, method, wire())); }
-  addUserMessage(content, id) { return this.#action('addUserMessage', [content, id], 'addUserMessage', () => [JSON.stringify(id == null ? [content] : [content, id])]); }
-  addToolResult(toolCallId, content) {
-    return this.#action('addToolResult', [toolCallId, content], 'addToolResult', () => [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);
-  }
-  fail(message, code) { return this.#action('fail', [message, code], 'fail', () => [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
-  stop() { return this.#action('stop', [], 'stop', () => []); }
-  reset() { return this.#action('reset', [], 'reset', () => []); }
+  /** An action: wire(), its argument text (what it throws rejects), sent; the observers see it answered. */
+  #action(name, argv, wire) { return this.#async(() => this.#told({ kind: 'action', name, args: argv }, name, wire === undefined ? [] : [wire()])); }
+  addUserMessage(content, id) { return this.#action('addUserMessage', [content, id], () => args.addUserMessage(content, id)); }
+  addToolResult(toolCallId, content) { return this.#action('addToolResult', [toolCallId, content], () => args.addToolResult(toolCallId, content)); }
+  fail(message, code) { return this.#action('fail', [message, code], () => args.fail(message, code)); }
+  stop() { return this.#action('stop', []); }
+  reset() { return this.#action('reset', []); }
   setState(state) { return this.#valueCall('setState', state); }
   setMessages(messages) { return this.#valueCall('setMessages', messages); }
   #valueCall(what, value) {
-    let text;
-    try { text = JSON.stringify([value ?? null]); } catch (err) {
-      const rec = badArgumentRecord(what, err);
-      this._commit([rec]);
-      return Promise.resolve(rec);
-    }
-    return this.#action(what, [value], what, () => [text]);
+    const a = valueArgs(what, value);
+    return a.record ? this.#commitOne(a.record) : this.#action(what, [value], () => a.text);
   }
   snapshot() { return this.#call('snapshot', []); }
   restore(snapshot) {
-    let text = snapshot;
-    if (typeof snapshot !== 'string') {
-      try { text = JSON.stringify(snapshot); } catch (err) {
-        const rec = badSnapshotRecord(err);
-        this._commit([rec]);
-        return Promise.resolve(rec);
-      }
-    }
-    return this.#action('restore', [text], 'restore', () => [text]);
+    const a = snapshotArgs(snapshot);
+    return a.record ? this.#commitOne(a.record) : this.#action('restore', [a.text], () => a.text);
   }
-  runInput(options = {}) { return this.#async(() => this.#call('runInput', [JSON.stringify(options ?? {})])); }
+  runInput(options = {}) { return this.#async(() => this.#call('runInput', [args.runInput(options)])); }
   messages() { return this.#call('messages', []); }
 
   /** Continues the run the state holds from its lastEventId (after restore()). */
   async resume(url, input, options = {}) {
-    const { id, running } = await this.#call('cursor', []);
-    if (!id || !running) return nothingToResume(this, running, id);
-    if (input == null) {
-      const { threadId, runId } = this.state;
-      input = await this.runInput(runId ? { threadId, runId } : {});
-    }
-    return this.run(url, input, { ...options, lastEventId: id });
+    return resumeFrom(this, await this.#call('cursor', []), url, input, options);
   }
 
   /** The fetch runs in the worker too; records come back as it streams. An async API:

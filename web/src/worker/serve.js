@@ -21,7 +21,7 @@
 import { loadCore } from '../wasm/loader.js';
 import { eventData, chunkData } from '../wasm/records.js';
 import { runStream } from '../reducer/transport.js';
-import { restartedText } from '../reducer/resume.js';
+import { runTarget } from '../reducer/run-target.js';
 
 /** Serves the protocol on port (the worker scope, or a MessagePort in tests). */
 export function serve(port) {
@@ -79,39 +79,14 @@ export function serve(port) {
     const h = handle(m.rid);
     const ctrl = new AbortController();
     runs.set(m.runId, { ctrl, rid: m.rid });
-    // feed answers an array of records, or one record when it failed.
-    const push = (r, many) => {
-      const text = many && r.ok ? r.text : `[${r.text}]`;
-      if (text !== '[]') reply({ op: 'records', rid: m.rid, text });
-    };
-    const live = () => handles.get(m.rid) === h;
-    // While the page observes the reducer (m.observe), the run's input goes to it too.
-    const observed = (name, args) => { if (m.observe) reply({ op: 'observed', rid: m.rid, input: { kind: 'action', name, args } }); };
-    const target = {
-      runInputText: () => {
-        const r = core.call('runInput', h, '{}');
-        if (!r.ok) throw new Error(JSON.parse(r.text).diagnostics?.[0]?.message ?? 'runInput failed');
-        return r.text;
-      },
-      endStream: () => {
-        if (!live()) return;
-        core.call('endStream', h);
-        if (m.observe) reply({ op: 'observed', rid: m.rid, input: { kind: 'endStream' } });
-      },
-      feed: (chunk) => {
-        if (!live()) return false;
-        const r = core.call('feed', h, chunk);
-        push(r, true);
-        if (m.observe) reply({ op: 'observed', rid: m.rid, input: { kind: 'chunk', data: chunk, records: [] } });
-        return restartedText(r.text);
-      },
-      lastEventId: () => (live() ? core.call('lastEventId', h).text : ''),
-      runId: () => (live() ? JSON.parse(core.call('snapshot', h).text).runId ?? '' : ''),
-      setLastEventId: (id) => { if (live()) { push(core.call('setLastEventId', h, id)); observed('setLastEventId', [id]); } },
-      fail: (message, code) => { if (live()) { push(core.call('fail', h, JSON.stringify([message, code]))); observed('fail', [message, code]); } },
-      stop: () => { if (live()) { push(core.call('stop', h)); observed('stop', []); } },
-      isRunning: () => live() && core.number('running', h) === 1,
-    };
+    // While the page observes the reducer (m.observe), the run's inputs go to it too.
+    const target = runTarget(core, h, {
+      live: () => handles.get(m.rid) === h,
+      commit: (text) => reply({ op: 'records', rid: m.rid, text }),
+      runId: () => JSON.parse(core.call('snapshot', h).text).runId ?? '',
+      observing: () => m.observe,
+      tell: (input) => reply({ op: 'observed', rid: m.rid, input }),
+    });
     const options = { headers: m.headers, credentials: m.credentials, resume: m.resume ?? undefined, lastEventId: m.lastEventId ?? undefined };
     runStream(target, m.url, m.input ?? undefined, options, ctrl, (info) => reply({ op: 'reconnect', rid: m.rid, info }))
       .then((report) => reply({ id: m.id, ok: true, kind: 'value', value: report }),

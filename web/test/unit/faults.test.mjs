@@ -139,6 +139,21 @@ for (const mode of ['same thread', 'worker']) {
     r.dispose();
   });
 
+  test(`${mode}: apply(event, {id}) of an event JSON cannot encode is an error and moves no cursor`, async () => {
+    const r = await make();
+    await r.apply(EVENTS[0], { id: 'k:1' });
+    const before = JSON.stringify(await r.snapshot());
+    const cyclic = { ...EVENTS[1] };
+    cyclic.self = cyclic;
+    for (const event of [cyclic, { ...EVENTS[1], big: 1n }]) {
+      const rec = await r.apply(event, { id: 'k:2' });
+      assert.ok(rec.diagnostics.some((d) => d.code === 'bad_event' && d.level === 'error'), JSON.stringify(rec));
+      assert.equal(JSON.stringify(await r.snapshot()), before, 'state unchanged (lastEventId too)');
+    }
+    assert.deepStrictEqual(r.state, await r.snapshot());
+    r.dispose();
+  });
+
   test(`${mode}: a bad argument to run() rejects and releases the run`, async () => {
     const srv = await scripted(() => ({ body: frames(EVENTS) }));
     const r = await make();
