@@ -37,7 +37,7 @@ wasm:
 ## built module's sizes, kept in docs/figures.json, and bench/results*.json)
 ## into docs/figures.md and the pages' <!-- figure NAME --> regions; run it
 ## after make bench or a change that moves the module's size. go test
-## ./docs/ fails when a page disagrees, web/test/figures.test.mjs when the
+## ./docs/ fails when a page disagrees, web/test/unit/figures.test.mjs when the
 ## built module is more than 1% off the recorded sizes
 docs-figures: wasm
 	$(GO) run ./cmd/docs-figures
@@ -96,8 +96,8 @@ bench-inspector: wasm web/node_modules/.package-lock.json
 
 ## test-robustness: the demo page is inert to hostile agent text (headless
 ## Chromium). The hostile-input suites run in test-go (reducer/hostile_test.go,
-## reducer/robustness_test.go), test-js (web/test/hostile.test.mjs,
-## web/test/memory.test.mjs) and test-browser (web/test/browser/hostile.test.mjs).
+## reducer/robustness_test.go), test-js (web/test/unit/hostile.test.mjs,
+## web/test/unit/memory.test.mjs) and test-browser (web/test/browser/hostile.test.mjs).
 test-robustness: wasm web/node_modules/.package-lock.json
 	cd web && node --test --test-timeout=120000 test/demo/hostile.e2e.mjs
 

@@ -1,4 +1,4 @@
-// Types of ag-ui-reducer.js: the apply step of an @ag-ui/client agent done by
+// Types of src/ag-ui/with-reducer.js: the apply step of an @ag-ui/client agent done by
 // the wasm reducer. See docs/ag-ui-agent.md.
 
 import type { ReducerFactory, ReducerOptions, AgentState } from './agui.js';
@@ -14,7 +14,7 @@ export interface ReducerAgentConfig {
 
 /** The members withReducer adds. */
 export interface ReducerAgentMembers {
-  /** The reducer's own agent state (web/agui.d.ts), once a run has started; read-only. */
+  /** The reducer's own agent state (types/agui.d.ts), once a run has started; read-only. */
   readonly reducerState: AgentState | undefined;
 }
 

@@ -1,4 +1,4 @@
-// Types of ag-ui.js: @ag-ui/client's agents with the wasm reducer as their
+// Types of src/ag-ui/drop-in.js: @ag-ui/client's agents with the wasm reducer as their
 // apply step (a one-line swap: import { HttpAgent } from '<package>/ag-ui').
 
 import type { AbstractAgent as OfficialAbstractAgent, HttpAgent as OfficialHttpAgent, AgentConfig, HttpAgentConfig } from '@ag-ui/client';

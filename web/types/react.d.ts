@@ -1,4 +1,4 @@
-// Types of react.js: the React binding (subpath "./react").
+// Types of src/bindings/react.js: the React binding (subpath "./react").
 import type { Agent, AgentActions, AgentOptions, AgentState } from './agui.js';
 
 /** The actions of an agent plus the selected state. */

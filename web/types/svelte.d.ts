@@ -1,4 +1,4 @@
-// Types of svelte.js: the Svelte binding (subpath "./svelte").
+// Types of src/bindings/svelte.js: the Svelte binding (subpath "./svelte").
 import type { Agent, AgentActions, AgentOptions, AgentState, Readable } from './agui.js';
 
 export interface AgentStore<T> extends Readable<T>, AgentActions {

@@ -1,4 +1,4 @@
-// Types of vue.js: the Vue 3 binding (subpath "./vue").
+// Types of src/bindings/vue.js: the Vue 3 binding (subpath "./vue").
 import type { ShallowRef } from 'vue';
 import type { Agent, AgentActions, AgentOptions, AgentState, Message, ToolCall } from './agui.js';
 

@@ -1,4 +1,4 @@
-// agui-worker.js starts serving by itself when loaded as a module worker
+// The worker entry (src/worker/entry.js) starts serving by itself when loaded as a module worker
 // (new Worker(url, {type: 'module'})); createWorkerReducer() in agui.js does
 // that. serve() is exported for hosting it on another MessagePort.
 export function serve(port: {

@@ -10,7 +10,7 @@
 // agent.state are maintained by the reducer with structural sharing instead
 // of a clone of the conversation per event. @ag-ui/client (1.0, or the
 // 0.0.59 CopilotKit 1.74 depends on) is a peer dependency. See
-// ag-ui-reducer.js and docs/ag-ui-agent.md.
+// with-reducer.js and docs/ag-ui-agent.md.
 
 // First: starts loading the default reducer factory before @ag-ui/client's
 // modules evaluate (src/ag-ui/preload.js).

@@ -21,7 +21,7 @@
 //
 // This file imports nothing from @ag-ui/client (a peer dependency, never
 // bundled): the base class is a parameter, and the Observable class is taken
-// from the stream apply() receives. ag-ui.js binds it to the installed
+// from the stream apply() receives. drop-in.js binds it to the installed
 // @ag-ui/client.
 
 import { loadReducer } from '../../agui.js';

@@ -2,7 +2,7 @@
 // shows what a reducer folds (an event timeline, time travel, diffs,
 // swimlanes, recordings). A separate entry: an app that does not import it
 // ships none of it. Importing it registers the element (in a browser).
-// Types: inspector.d.ts. Documentation: docs/inspector.md.
+// Types: types/inspector.d.ts. Documentation: docs/inspector.md.
 
 import { AguiInspector, defineInspector } from './element.js';
 

@@ -2,7 +2,7 @@
 // new URL('…', import.meta.url), and new Worker(new URL(…)) in one
 // expression, the forms Vite, webpack and Rollup recognise: they emit the
 // files and rewrite the URLs with no configuration. Without a bundler they
-// are the files next to the package. agui.esbuild.js replaces both for
+// are the files next to the package. agui.esbuild.js (here) replaces both for
 // esbuild, which does not follow these forms. Nothing else names the files,
 // so a worker bundle (src/worker/entry.js does not import this) holds no second
 // reference to the wasm.
@@ -10,6 +10,6 @@
 export const packageFiles = {
   /** The URL of the package's agui.wasm. */
   wasmURL: () => new URL('../../dist/agui.wasm', import.meta.url),
-  /** A module worker running the package's agui-worker.js. */
+  /** A module worker running the package's worker entry (src/worker/entry.js). */
   worker: () => new Worker(new URL('../worker/entry.js', import.meta.url), { type: 'module' }),
 };

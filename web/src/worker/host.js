@@ -1,4 +1,4 @@
-// Worker reducers: the wasm runs in agui-worker.js, the mirror stays here.
+// Worker reducers: the wasm runs in the worker (serve.js), the mirror stays here.
 
 import { baseURL, LoadError } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';

@@ -1,5 +1,5 @@
 // Hostile input in headless Chromium (Debian's /usr/bin/chromium through
-// playwright-core): a representative subset of web/test/hostile.test.mjs
+// playwright-core): a representative subset of web/test/unit/hostile.test.mjs
 // through the module on the page's main thread and in a Web Worker, then a
 // valid stream on the same instance. No page errors, right diagnostics,
 // refused events change nothing, the next event folds, no prototype

@@ -242,7 +242,7 @@ test('each build emits the wasm once and no Node-only module', () => {
   }
 });
 
-// The bindings import src/agent.js, not the main entry: each has its own
+// The bindings import src/agent/agent.js, not the main entry: each has its own
 // "module" condition (entries/<binding>.esbuild.js), so that an esbuild app that
 // imports only a binding still gets the wasm emitted and found. Svelte's
 // binding needs no framework package to bundle; React's and Vue's have the

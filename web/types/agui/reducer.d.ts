@@ -148,11 +148,11 @@ export function run(
 ): Promise<RunOutcome>;
 
 export interface WorkerHostOptions {
-  /** Default: the package's agui-worker.js, started as a module worker (bundlers emit it). */
+  /** Default: the package's worker entry (src/worker/entry.js), started as a module worker (bundlers emit it). */
   workerURL?: string | URL;
   /** Default: the package's dist/agui.wasm (as loadReducer()). */
   wasmURL?: string | URL;
-  /** An already started worker (or any MessagePort-like object) running agui-worker.js. */
+  /** An already started worker (or any MessagePort-like object) running the worker entry. */
   worker?: Worker | MessagePort;
 }
 
