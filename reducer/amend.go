@@ -58,29 +58,29 @@ func (r *Reducer) amend(c *Change, value jsontree.Value) {
 		c.fail("bad_event", amendWhat+": must be an object")
 		return
 	}
-	f := fields{obj: obj, typ: amendWhat}
-	msgID, hasMsg := f.optStr("messageId")
-	content, hasContent := f.optStr("content")
-	reasoning, hasReasoning := f.optStr("reasoning")
-	toolID, hasTool := f.optStr("toolCallId")
-	argsText, hasArgsText := f.optStr("argsText")
+	f := fieldsOf(obj, amendWhat)
+	msgID, hasMsg := f.OptStr("messageId")
+	content, hasContent := f.OptStr("content")
+	reasoning, hasReasoning := f.OptStr("reasoning")
+	toolID, hasTool := f.OptStr("toolCallId")
+	argsText, hasArgsText := f.OptStr("argsText")
 	args, hasArgs := obj.Get("args")
-	name, hasName := f.optStr("name")
-	approval := f.object("approval")
-	meta := f.object("metadata")
+	name, hasName := f.OptStr("name")
+	approval := f.Object("approval")
+	meta := f.Object("metadata")
 	clientSide, _ := obj.Get("clientSide")
-	reason, hasReason := f.optStr("finishReason")
+	reason, hasReason := f.OptStr("finishReason")
 	recoverable, hasRecoverable := obj.Get("recoverable")
 	if hasRecoverable {
 		if _, isBool := recoverable.(bool); !isBool {
-			f.fail("recoverable must be a boolean")
+			f.Fail("recoverable must be a boolean")
 		}
 	}
 	if (hasContent || hasReasoning || meta != nil) && !hasMsg || (hasArgsText || hasArgs || hasName || approval != nil || clientSide == true) && !hasTool {
-		f.fail("messageId or toolCallId is required")
+		f.Fail("messageId or toolCallId is required")
 	}
-	if f.err != nil {
-		c.failErr(f.err)
+	if f.Err != nil {
+		c.failErr(f.Err)
 		return
 	}
 	// An amendment is refused whole, before anything changes: each text
