@@ -24,8 +24,9 @@
 // The reducer knows canonical AG-UI only. Producers that speak another
 // dialect go through a translator of package dialect first (bytes →
 // translator → canonical events → reducer); ApplyAppend folds the several
-// events one translated event stands for into one change record, and
-// NewStreamFunc feeds an SSE body's frames through such a translator. What
+// events one translated event stands for into one change record, and a
+// Stream's Frames yields an SSE body's frames to such a host
+// (dialect.Pipeline composes the three). What
 // canonical AG-UI has no event for comes as an amendment, which the host
 // hands to Amend (amend.go): never an event, so a canonical stream cannot
 // forge one.

@@ -106,6 +106,10 @@ func New(opt Options) *Reducer {
 	return r
 }
 
+// Options returns the options r was made with, its limits' defaults
+// filled in.
+func (r *Reducer) Options() Options { return r.opt }
+
 func (r *Reducer) clear() {
 	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0), PendingToolCallIDs: []string{}, Subagents: []*Subagent{}}
 	r.subByID = make(map[string]*Subagent)
