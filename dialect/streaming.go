@@ -3,6 +3,7 @@ package dialect
 import (
 	"strings"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -278,7 +279,7 @@ func (t *Translator) reconcileSegments(content string) string {
 		if len(t.segs) > 1 && strings.HasPrefix(content, all) {
 			delta = content[len(all):]
 		} else {
-			delta, replace = reconcile(shown, content)
+			delta, replace = eventjson.Reconcile(shown, content)
 		}
 		if replace {
 			t.amendText(id, false, content)
@@ -301,19 +302,4 @@ func (t *Translator) reconcileSegments(content string) string {
 	id := t.seg
 	t.closeSegment("")
 	return id
-}
-
-// reconcile compares the full text a dialect sends with the text it
-// streamed: it returns the suffix to append when full extends it, "" when
-// full is what was streamed or a stale prefix of it, and replace when they
-// disagree.
-func reconcile(shown []byte, full string) (delta string, replace bool) {
-	cur := string(shown)
-	switch {
-	case strings.HasPrefix(full, cur):
-		return full[len(cur):], false
-	case strings.HasPrefix(cur, full):
-		return "", false
-	}
-	return "", true
 }

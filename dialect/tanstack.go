@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -343,7 +344,7 @@ func (t *Translator) readThinking(obj *jsontree.Object, f *fields, x *variant) *
 	case hasDelta && delta != "":
 		x.thinking = delta
 	case hasContent:
-		x.thinking, x.replaceThinking = reconcile(shown, content)
+		x.thinking, x.replaceThinking = eventjson.Reconcile(shown, content)
 		if x.replaceThinking {
 			x.thinking = content
 		}
@@ -585,9 +586,9 @@ func (t *Translator) tanstackText(f *fields, base string, thinking bool, ts json
 		}
 		r := t.text(t.seg)
 		if thinking {
-			return reconcile(r.reasoning, content)
+			return eventjson.Reconcile(r.reasoning, content)
 		}
-		return reconcile(r.text, content)
+		return eventjson.Reconcile(r.text, content)
 	}
 	delta, replace := plan()
 	if !replace {

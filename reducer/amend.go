@@ -2,8 +2,8 @@ package reducer
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -154,25 +154,11 @@ func (r *Reducer) amend(c *Change, value jsontree.Value) {
 	}
 }
 
-// reconcile compares a whole text sent again with the text shown: it
-// returns the suffix to append when full extends it, "" when full is what
-// is shown or a stale prefix of it, and replace when they disagree.
-func reconcile(shown []byte, full string) (delta string, replace bool) {
-	cur := bytesString(shown)
-	switch {
-	case strings.HasPrefix(full, cur):
-		return full[len(cur):], false
-	case strings.HasPrefix(cur, full):
-		return "", false
-	}
-	return "", true
-}
-
 // amendText makes the content of m agree with text, its whole text so far.
 func (r *Reducer) amendText(c *Change, m *Message, text string) {
 	delta, replace := text, false
 	if m.contentKind != contentValue {
-		delta, replace = reconcile(m.text, text)
+		delta, replace = eventjson.Reconcile(m.text, text)
 	}
 	if !replace {
 		if delta != "" {
@@ -191,7 +177,7 @@ func (r *Reducer) amendText(c *Change, m *Message, text string) {
 
 // amendReasoning makes the reasoning of m agree with text.
 func (r *Reducer) amendReasoning(c *Change, m *Message, text string) {
-	delta, replace := reconcile(m.reasoning, text)
+	delta, replace := eventjson.Reconcile(m.reasoning, text)
 	if replace && len(text) > r.opt.MaxFieldBytes {
 		c.fail("too_large", amendWhat+": reasoning exceeds the field limit")
 		return
@@ -213,7 +199,7 @@ func (r *Reducer) amendReasoning(c *Change, m *Message, text string) {
 
 // amendArgs makes the argument text of t agree with text.
 func (r *Reducer) amendArgs(c *Change, t *ToolCall, text string) {
-	delta, replace := reconcile(t.args, text)
+	delta, replace := eventjson.Reconcile(t.args, text)
 	if !replace {
 		if delta != "" {
 			r.toolArgs(c, &Event{Type: ToolCallArgs, ToolCallID: t.ID, Delta: delta, HasDelta: true})

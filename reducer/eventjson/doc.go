@@ -13,7 +13,9 @@
 // problem it meets and reads on, so decoding code stays linear: read every
 // member, then check Err once. A problem is an *Error, a stable code
 // ("bad_json", "bad_event") and a message naming the event type and the
-// member; callers report it as their own diagnostic.
+// member; callers report it as their own diagnostic. Reconcile is the one
+// rule both apply to what an event carries: a text a producer sends whole
+// after streaming it is compared with what was streamed.
 //
 // The package is pure: no I/O, no globals, no clock.
 package eventjson
