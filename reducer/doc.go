@@ -4,14 +4,16 @@
 // A Reducer holds an AgentState: run status, the conversation (messages),
 // tool calls tracked on their own, the shared agent state with its
 // citations, steps, pending interrupts, usage and the run result. Apply
-// takes one event as JSON text, decodes it (DecodeEvent), expands chunk
-// events the way the official @ag-ui/client does, and folds every resulting
-// canonical event into the state. The semantics follow the official client's
-// defaultApplyEvents wherever it defines them (message lookup by first id,
-// tool-call parent resolution, tool-result placement, MESSAGES_SNAPSHOT
-// merge, activity messages, metadata merge), extended with what a chat UI
-// needs: status and errors, reasoning with its duration, live tool-call
-// arguments, citations and steps.
+// takes one event as JSON text, decodes it (DecodeEvent, with the field
+// reader and limits of package eventjson, which the translators of package
+// dialect share), expands chunk events the way the official @ag-ui/client
+// does, and folds every resulting canonical event into the state. The
+// semantics follow the official client's defaultApplyEvents wherever it
+// defines them (message lookup by first id, tool-call parent resolution,
+// tool-result placement, MESSAGES_SNAPSHOT merge, activity messages,
+// metadata merge), extended with what a chat UI needs: status and errors,
+// reasoning with its duration, live tool-call arguments, citations and
+// steps.
 //
 // It folds AG-UI 1.0 (@ag-ui/client 1.0.0): subagent attribution
 // (subagentRunId on the messages events create, chunk lanes per subagent)
