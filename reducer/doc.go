@@ -26,12 +26,12 @@
 // The reducer knows canonical AG-UI only. Producers that speak another
 // dialect go through a translator of package dialect first (bytes →
 // translator → canonical events → reducer); ApplyAppend folds the several
-// events one translated event stands for into one change record, and a
-// Stream's Frames yields an SSE body's frames to such a host
-// (dialect.Pipeline composes the three). What
-// canonical AG-UI has no event for comes as an amendment, which the host
-// hands to Amend (amend.go): never an event, so a canonical stream cannot
-// forge one.
+// events one translated event stands for into one change record, and Frames,
+// for a host that parses an SSE body itself, skips what a reconnecting
+// server resends and moves the cursor (dialect.Pipeline composes the SSE
+// parser, the translator and the reducer). What canonical AG-UI has no event
+// for comes as an amendment, which the host hands to Amend (amend.go): never
+// an event, so a canonical stream cannot forge one.
 //
 // Every Apply returns a Change: the JSON Patch-like operations (add,
 // replace, remove, and append for streamed text) that turn the previous

@@ -1,8 +1,9 @@
 // Command wasm is the WebAssembly bridge between JavaScript and package
 // reducer (GOOS=js GOARCH=wasm; built by cmd/wasm-build into
 // web/dist/agui.wasm, used through web/agui.js). Each reducer has a
-// translator of package dialect in front of it: an event goes bytes →
-// translator (dialect → canonical AG-UI) → reducer → change record.
+// translator of package dialect in front of it, composed by a
+// dialect.Pipeline: an event goes bytes → SSE frames → translator (dialect
+// → canonical AG-UI) → reducer → change record.
 //
 // JS talks to it through //go:wasmexport functions (main_js.go), not
 // js.FuncOf: a wasmexport call costs nanoseconds, a js.FuncOf call about
