@@ -17,7 +17,10 @@ func fieldsOf(obj *jsontree.Object, typ string) fields {
 // err is the first problem met, nil while there is none.
 func (f *fields) err() *Diagnostic { return diagnosticOf(f.Err) }
 
-// diagnosticOf is the Diagnostic of a decoding problem (nil for nil).
+// diagnosticOf is the Diagnostic of a decoding problem (nil for nil). Not
+// inlined: it is called from every return of a translating function.
+//
+//go:noinline
 func diagnosticOf(e *eventjson.Error) *Diagnostic {
 	if e == nil {
 		return nil
