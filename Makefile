@@ -63,14 +63,15 @@ test-browser: wasm web/node_modules/.package-lock.json
 test-frameworks: package
 	node --test --test-timeout=600000 web/test/frameworks/frameworks.e2e.mjs
 
-## test-copilotkit: CopilotKit 1.74's React chat (web/test/copilotkit, a
-## Vite react-ts app with its own package-lock.json, the package from its
-## packed tarball) with the drop-in HttpAgent passed to its provider, in a
-## production build against the demo server, in headless Chromium: text, a
-## tool call, shared state and an interrupt render as with @ag-ui/client's
-## HttpAgent
+## test-copilotkit: CopilotKit's React chat (Vite react-ts apps with their
+## own package-lock.json, the package from its packed tarball) with the
+## drop-in HttpAgent passed to its provider, in production builds against
+## the demo server, in headless Chromium: text, a tool call, shared state and
+## an interrupt render as with @ag-ui/client's HttpAgent. web/test/copilotkit:
+## the 1.74 packages; web/test/copilotkit-v2: the current v2 client,
+## @copilotkit/core 1.75 under @copilotkit/react-core/v2
 test-copilotkit: package
-	node --test --test-timeout=600000 web/test/copilotkit/copilotkit.e2e.mjs
+	node --test --test-timeout=600000 web/test/copilotkit/copilotkit.e2e.mjs web/test/copilotkit-v2/copilotkit.e2e.mjs
 
 ## fuzz: each fuzz target of the module for FUZZTIME (default 10s), seeded
 ## from <package>/testdata/fuzz; prints the executions per target
@@ -103,10 +104,11 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## generated streams, side by side in one Node process and in headless
 ## Chromium, plus the native Go benchmarks, the module's sizes, its load
 ## time and its memory, and the drop-in agent against HttpAgent (Node and
-## Chromium, with the longest main-thread task) (bench/README.md); writes
+## Chromium: conversations, large tool arguments, cold starts from esbuild
+## production bundles, which web/node_modules provides) (bench/README.md); writes
 ## bench/results.json, bench/results-chromium.json and
 ## bench/results-agent.json. Timings never gate make test.
-bench: wasm bench/node_modules/.package-lock.json
+bench: wasm bench/node_modules/.package-lock.json web/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./relay/
 	node bench/node.mjs

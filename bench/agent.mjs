@@ -1,5 +1,5 @@
 // make bench, the drop-in agent: @ag-ui/client 1.0.0's HttpAgent against the
-// reducer's HttpAgent (web/ag-ui-reducer.js), both fed the same SSE bytes
+// package's exported HttpAgent (web/ag-ui.js), both fed the same SSE bytes
 // through their `fetch` option (agent-core.mjs), first in this Node process,
 // then in a page of headless Chromium (served from 127.0.0.1 like
 // browser.mjs's, the official client through the same import map), which
@@ -7,10 +7,14 @@
 // production mode, then in development mode (NODE_ENV=development: a child
 // Node process, and a page that defines process.env before the modules
 // load), where the official client clones and freezes per subscriber round
-// and the drop-in freezes. Prints the tables and writes
+// and the drop-in freezes. Besides the conversations: the large-arguments
+// scenario (agent-large.mjs) and cold starts (a fresh Node process, a fresh
+// Chromium context, per run). Prints the tables and writes
 // bench/results-agent.json; the bars are judged on the production rows.
 //
-//   node bench/agent.mjs [--quick] [--node-only] [--no-dev] [--out FILE]
+//   node bench/agent.mjs [--quick] [--node-only] [--no-dev] [--no-large] [--no-cold] [--large-only] [--out FILE]
+//
+// --large-only: the large-arguments scenario alone (no conversations, no cold runs).
 
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -18,14 +22,14 @@ import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
+import { setFlagsFromString, GCProfiler, getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { spawn } from 'node:child_process';
 import { buildImportMap } from './importmap.mjs';
 import { startServer } from './serve.mjs';
-import { agentTable } from './report.mjs';
-import { withDev } from './agent-core.mjs';
-import { executablePath, launchBenchChromium, openBenchPage } from './chromium.mjs';
+import { agentTable, largeTable, coldTable } from './report.mjs';
+import { withDev, median, spread, largeBars, coldBars } from './agent-core.mjs';
+import { executablePath, launchBenchChromium, launchBenchBrowser, openBenchPage } from './chromium.mjs';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(benchDir);
@@ -33,11 +37,33 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-agent.json');
-const options = quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
+const largeOnly = args.includes('--large-only');
+const coldOnly = args.includes('--cold-only');
+const noCold = largeOnly || args.includes('--no-cold');
+const options = largeOnly ? { lengths: [], subscribers: [] } : quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
 // Development mode: the rows the bars read, and one subscriber at 1 turn.
 const devOptions = quick ? options : { lengths: [1, 25, 100], subscribers: [1, 10] };
 const devChild = args.includes('--dev-child'); // this process is the Node development run
-const withDevRuns = !args.includes('--no-dev') && !devChild;
+const coldIdx = args.indexOf('--cold-child'); // this process is one cold run of one side
+const withDevRuns = !args.includes('--no-dev') && !devChild && !args.includes('--large-only');
+// The large-arguments scenario: 3 × 100 KB without and with the preview
+// reader, and 3 × 32 KB with it (the bars' sizes); the same repetitions for
+// both agents.
+const largeOptions = args.includes('--no-large') ? null : quick
+  ? { scenarios: [{ bytes: 32_000, subscribers: 10, reader: false }, { bytes: 32_000, subscribers: 1, reader: true }, { bytes: 32_000, subscribers: 10, reader: true }], reps: 1 }
+  : {
+    scenarios: [
+      { bytes: 100_000, subscribers: 1, reader: false }, { bytes: 100_000, subscribers: 10, reader: false },
+      { bytes: 100_000, subscribers: 1, reader: true }, { bytes: 100_000, subscribers: 10, reader: true },
+      { bytes: 32_000, subscribers: 1, reader: true }, { bytes: 32_000, subscribers: 10, reader: true },
+    ],
+    reps: 3,
+  };
+// In Chromium, HttpAgent takes a minute or more per 3 × 100 KB run with 10
+// subscribers: one repetition of each agent there.
+const largeChromium = largeOptions === null || quick ? largeOptions
+  : { ...largeOptions, scenarios: largeOptions.scenarios.map((sc) => (sc.bytes >= 100_000 ? { ...sc, reps: 1 } : sc)) };
+const COLD_REPS = quick ? 3 : 7;
 
 // Both clients warn about odd streams; these are well formed, and the
 // compatibility boundary's notices are not what is measured.
@@ -48,29 +74,107 @@ if (typeof globalThis.gc !== 'function') {
   globalThis.gc = runInNewContext('gc');
 }
 
+/** Node's memory probe: the heap's peak above its start, and the bytes allocated (growth + what each collection freed, from v8.GCProfiler). */
+function nodeMemory() {
+  let prof, base, peak;
+  return {
+    start() { base = peak = getHeapStatistics().used_heap_size; prof = new GCProfiler(); prof.start(); },
+    sample() { const u = getHeapStatistics().used_heap_size; if (u > peak) peak = u; },
+    stop() {
+      const end = getHeapStatistics().used_heap_size;
+      let freed = 0;
+      for (const g of prof.stop().statistics) {
+        const before = g.beforeGC.heapStatistics.usedHeapSize;
+        freed += before - g.afterGC.heapStatistics.usedHeapSize;
+        if (before > peak) peak = before;
+      }
+      return { peakBytes: Math.max(peak, end) - base, allocatedBytes: end - base + freed };
+    },
+  };
+}
+
 async function inNode() {
-  // Module load, reported apart from the runs: the official client, then
-  // what the drop-in adds (its modules, and the wasm read, compiled and
-  // started).
+  // Module load, reported apart from the runs (the cold rows measure it in
+  // a fresh process): the official client, then what the drop-in adds.
   const t0 = performance.now();
   const client = await import('@ag-ui/client');
   const rx = await import('rxjs');
   const t1 = performance.now();
-  const { withReducer } = await import('../web/ag-ui-reducer.js');
-  const { loadReducer } = await import('../web/agui.node.js');
-  const factory = await loadReducer(pathToFileURL(join(root, 'web/dist/agui.wasm')));
+  const DropIn = await (await import('./agent-dropin.mjs')).dropIn();
   const t2 = performance.now();
   const { runAgentBench, sides } = await import('./agent-core.mjs');
-  const res = await runAgentBench({
-    ...(devChild ? devOptions : options),
-    make: sides({ HttpAgent: client.HttpAgent, withReducer, ignoreElements: rx.ignoreElements, endWith: rx.endWith, factory }),
-    now: () => performance.now(),
-    log: (s) => console.error(`  [node${devChild ? ', development' : ''}] ${s}`),
-  });
+  const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
+  const log = (s) => console.error(`  [node${devChild ? ', development' : ''}] ${s}`);
+  const res = await runAgentBench({ ...(devChild ? devOptions : options), make, now: () => performance.now(), log, memory: nodeMemory });
+  if (largeOptions !== null && !devChild) {
+    const { runLargeBench } = await import('./agent-large.mjs');
+    res.large = await runLargeBench({
+      ...largeOptions, make, now: () => performance.now(), log, memory: nodeMemory,
+      cpu: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; },
+      collect: () => globalThis.gc(), tick: () => new Promise((r) => setTimeout(r, 0)),
+    });
+    res.bars.push(...largeBars(res.large, 'node'));
+  }
   res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
   res.runtime = { name: 'node', version: process.version };
   res.mode = process.env.NODE_ENV === 'development' ? 'development' : 'production';
   return res;
+}
+
+/**
+ * One cold run in this fresh process (--cold-child official|ours): import
+ * the agent's modules, make the agent, subscribe, run one turn. Times from
+ * the moment before the imports: the first onMessagesChanged, and the run's
+ * end.
+ */
+async function coldChild(side) {
+  const { generate } = await import('./gen.mjs');
+  const { converse } = await import('./agent-core.mjs');
+  const { peerHook } = await import('./agent-dropin.mjs');
+  const conv = generate({ turns: 1, seed: 8 });
+  peerHook();
+  const t0 = performance.now();
+  const Agent = side === 'official' ? (await import('@ag-ui/client')).HttpAgent : (await import('../web/ag-ui.node.js')).HttpAgent;
+  const imported = performance.now();
+  let first = 0;
+  const r = await converse((c) => {
+    const a = new Agent(c);
+    a.subscribe({ onMessagesChanged() { if (first === 0) first = performance.now(); } });
+    return a;
+  }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
+  const end = performance.now();
+  return { firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, events: r.events[0] };
+}
+
+/** Cold rows in Node: each run a fresh process, the sides alternating. */
+async function coldNode() {
+  const runs = { official: [], ours: [] };
+  for (let i = 0; i < COLD_REPS; i++) {
+    for (const side of i % 2 === 0 ? ['official', 'ours'] : ['ours', 'official']) {
+      const out = await new Promise((resolve, reject) => {
+        let text = '';
+        const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--cold-child', side], { stdio: ['ignore', 'pipe', 'inherit'] });
+        child.stdout.on('data', (d) => { text += d; });
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`cold run exited with ${code}`))));
+      });
+      runs[side].push(out);
+    }
+  }
+  return coldSummary(runs);
+}
+
+function coldSummary(runs) {
+  const sum = (rs) => ({
+    firstCallMs: median(rs.map((r) => r.firstCallMs)), firstCallSpread: spread(rs.map((r) => r.firstCallMs)),
+    firstRunMs: median(rs.map((r) => r.firstRunMs)), firstRunSpread: spread(rs.map((r) => r.firstRunMs)),
+    reps: rs.length,
+    ...(rs[0].importMs !== undefined ? { importMs: median(rs.map((r) => r.importMs)) } : {}),
+    ...(rs[0].wasm !== undefined ? { wasm: { ...rs[0].wasm, startMs: median(rs.map((r) => r.wasm.startMs)), endMs: median(rs.map((r) => r.wasm.endMs)) } } : {}),
+  });
+  const cold = { official: sum(runs.official), ours: sum(runs.ours) };
+  cold.bars = coldBars(cold);
+  return cold;
 }
 
 /** The Node development run: this script again, in a child with NODE_ENV=development. */
@@ -114,22 +218,32 @@ ${dev ? `<script>globalThis.process = { env: { NODE_ENV: 'development' } };</scr
         return longest;
       },
     };
+    // The heap's peak above its start (Chromium runs with --enable-precise-memory-info); no allocation count.
+    const memory = () => {
+      let base = 0, peak = 0;
+      return {
+        start() { base = peak = performance.memory.usedJSHeapSize; },
+        sample() { const u = performance.memory.usedJSHeapSize; if (u > peak) peak = u; },
+        stop() { const u = performance.memory.usedJSHeapSize; return { peakBytes: Math.max(peak, u) - base, allocatedBytes: null }; },
+      };
+    };
     const t0 = performance.now();
     const client = await import('@ag-ui/client');
     const rx = await import('rxjs');
     const t1 = performance.now();
-    const { withReducer } = await import('/web/ag-ui-reducer.js');
-    const { loadReducer } = await import('/web/agui.js');
-    const factory = await loadReducer(new URL('/web/dist/agui.wasm', location.href));
+    const { HttpAgent: DropIn } = await import('/web/ag-ui.js');
     const t2 = performance.now();
-    const { runAgentBench, sides } = await import('/bench/agent-core.mjs');
-    const res = await runAgentBench({
-      ...${JSON.stringify(opts)},
-      make: sides({ HttpAgent: client.HttpAgent, withReducer, ignoreElements: rx.ignoreElements, endWith: rx.endWith, factory }),
-      now: () => performance.now(),
-      log: (s) => console.log('[chromium${dev ? ', development' : ''}] ' + s),
-      longTasks,
-    });
+    const { runAgentBench, sides, largeBars } = await import('/bench/agent-core.mjs');
+    const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
+    const log = (s) => console.log('[chromium${dev ? ', development' : ''}] ' + s);
+    const now = () => performance.now();
+    const res = await runAgentBench({ ...${JSON.stringify(opts)}, make, now, log, longTasks, memory });
+    const large = ${dev ? 'null' : JSON.stringify(largeChromium)};
+    if (large !== null) {
+      const { runLargeBench } = await import('/bench/agent-large.mjs');
+      res.large = await runLargeBench({ ...large, make, now, log, longTasks, memory, collect: () => globalThis.gc(), tick: () => new Promise((r) => setTimeout(r, 0)) });
+      res.bars.push(...largeBars(res.large, 'chromium'));
+    }
     res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };
     res.mode = ${dev ? "'development'" : "'production'"};
     return res;
@@ -139,11 +253,94 @@ ${dev ? `<script>globalThis.process = { env: { NODE_ENV: 'development' } };</scr
 `;
 }
 
+/**
+ * A cold page: the first thing it does is import one agent's modules, make
+ * the agent, subscribe and run one turn; it reports the times (from the
+ * moment before the import, and from the navigation's start) of the first
+ * onMessagesChanged and of the run's end, and how the wasm came (its
+ * transfer and encoded size).
+ */
+function coldPage(importMap, side) {
+  return `<!doctype html>
+<meta charset="utf-8">
+<title>agui drop-in agent bench, cold</title>
+<script type="importmap">${JSON.stringify(importMap)}</script>
+<script type="module">
+  import { generate } from '/bench/gen.mjs';
+  import { converse } from '/bench/agent-core.mjs';
+  const conv = generate({ turns: 1, seed: 8 });
+  const t0 = performance.now();
+  const Agent = (await import('/web/cold/${side}.js')).HttpAgent;
+  const imported = performance.now();
+  let first = 0;
+  await converse((c) => {
+    const a = new Agent(c);
+    a.subscribe({ onMessagesChanged() { if (first === 0) first = performance.now(); } });
+    return a;
+  }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
+  const end = performance.now();
+  const w = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
+  window.coldResult = {
+    firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, fromNavigation: { firstCallMs: first, firstRunMs: end },
+    wasm: w ? { encodedBytes: w.encodedBodySize, decodedBytes: w.decodedBodySize, startMs: w.startTime - t0, endMs: w.responseEnd - t0 } : undefined,
+  };
+  window.benchReady = true;
+</script>
+`;
+}
+
+/**
+ * The cold pages' agent modules, as an app's production build has them: one
+ * minified ES module per side (esbuild, from web/'s devDependencies;
+ * NODE_ENV "production"), @ag-ui/client 1.0.0 and its dependencies inside;
+ * the drop-in's bundle is served at /web/cold/ours.js, so that its
+ * new URL('../dist/agui.wasm', import.meta.url) finds /web/dist/agui.wasm.
+ */
+async function coldBundles() {
+  const { build } = await import(pathToFileURL(join(root, 'web/node_modules/esbuild/lib/main.js')).href);
+  const one = async (contents) => {
+    const r = await build({
+      stdin: { contents, resolveDir: benchDir, loader: 'js' },
+      bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', target: 'es2022',
+      define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [join(benchDir, 'node_modules')], logLevel: 'error',
+    });
+    return r.outputFiles[0].text;
+  };
+  return {
+    '/web/cold/official.js': await one("export { HttpAgent } from '@ag-ui/client';"),
+    '/web/cold/ours.js': await one(`export { HttpAgent } from ${JSON.stringify(join(root, 'web/ag-ui.js'))};`),
+  };
+}
+
+/** Cold rows in Chromium: each run a fresh browser context (empty caches), the sides alternating. */
+async function coldChromium(server) {
+  const browser = await launchBenchBrowser();
+  try {
+    const runs = { official: [], ours: [] };
+    for (let i = 0; i < COLD_REPS; i++) {
+      for (const side of i % 2 === 0 ? ['official', 'ours'] : ['ours', 'official']) {
+        const context = await browser.newContext();
+        const p = await context.newPage();
+        const problems = await openBenchPage(p, server.url, `/bench/agent-cold-${side}.html`);
+        if (problems.length) throw new Error(`cold page (${side}): ${problems.join('; ')}`);
+        runs[side].push(await p.evaluate(() => window.coldResult));
+        await context.close();
+      }
+    }
+    return coldSummary(runs);
+  } finally {
+    await browser.close();
+  }
+}
+
 async function inChromium() {
   const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
   const server = await startServer(root, {
     '/bench/agent-page.html': page(importMap, options),
     '/bench/agent-page-dev.html': page(importMap, devOptions, true),
+    '/bench/agent-cold-official.html': coldPage(importMap, 'official'),
+    '/bench/agent-cold-ours.html': coldPage(importMap, 'ours'),
+    ...(noCold ? {} : await coldBundles()),
   });
   const profile = await mkdtemp(join(tmpdir(), 'agui-agent-bench-'));
   let context;
@@ -160,7 +357,12 @@ async function inChromium() {
       await p.close();
       return res;
     };
+    const cold = noCold ? null : await coldChromium(server);
     const res = await run('/bench/agent-page.html');
+    if (cold !== null) {
+      res.cold = cold;
+      res.bars.push(...cold.bars);
+    }
     if (withDevRuns) res.dev = await run('/bench/agent-page-dev.html');
     return res;
   } finally {
@@ -174,14 +376,46 @@ if (devChild) {
   await writeFile(out, JSON.stringify(await inNode()));
   process.exit(0);
 }
+if (coldIdx >= 0) {
+  process.stdout.write(JSON.stringify(await coldChild(args[coldIdx + 1])));
+  process.exit(0);
+}
 
 const t0 = Date.now();
+if (coldOnly) {
+  // The cold rows alone (both runtimes): a quick look at start-up.
+  const node = await coldNode();
+  console.log(coldTable(node));
+  if (!args.includes('--node-only')) {
+    const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
+    const server = await startServer(root, {
+      '/bench/agent-cold-official.html': coldPage(importMap, 'official'),
+      '/bench/agent-cold-ours.html': coldPage(importMap, 'ours'),
+      ...(await coldBundles()),
+    });
+    try {
+      const c = await coldChromium(server);
+      console.log('\n' + coldTable(c));
+      console.log(JSON.stringify({ official: c.official, ours: c.ours }));
+    } finally {
+      await server.close();
+    }
+  }
+  process.exit(0);
+}
 const results = { node: await inNode() };
+if (!noCold) {
+  console.error('  [node] cold runs');
+  results.node.cold = await coldNode();
+  results.node.bars.push(...results.node.cold.bars);
+}
 if (withDevRuns) {
   results.node.dev = await inNodeDev();
   withDev(results.node.bars, results.node.dev.rows);
 }
 console.log(agentTable(results.node, `Node ${process.version}`));
+if (results.node.large) console.log('\n' + largeTable(results.node.large, true));
+if (results.node.cold) console.log('\n' + coldTable(results.node.cold));
 if (!args.includes('--node-only')) {
   if (!existsSync(executablePath)) {
     console.error(`${executablePath} is missing: apt-get install chromium (or set CHROMIUM)`);
@@ -191,6 +425,8 @@ if (!args.includes('--node-only')) {
   if (results.chromium.dev) withDev(results.chromium.bars, results.chromium.dev.rows);
   console.log('');
   console.log(agentTable(results.chromium, `Chromium ${results.chromium.runtime.version.replace('Chrome/', '')}, headless`));
+  if (results.chromium.large) console.log('\n' + largeTable(results.chromium.large, false));
+  if (results.chromium.cold) console.log('\n' + coldTable(results.chromium.cold));
 }
 results.elapsedS = (Date.now() - t0) / 1000;
 await writeFile(out, JSON.stringify(results, null, 2) + '\n');

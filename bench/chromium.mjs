@@ -11,6 +11,8 @@ export const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-quic', '--js-flags=--expose-gc',
+  // performance.memory unquantised (agent.mjs's peak heap).
+  '--enable-precise-memory-info',
 ];
 
 /** Launches Chromium with a fresh profile in profileDir. playwright-core
@@ -18,6 +20,13 @@ const ARGS = [
 export async function launchBenchChromium(profileDir) {
   const { chromium } = await import('playwright-core');
   return chromium.launchPersistentContext(profileDir, { executablePath, headless: true, args: ARGS });
+}
+
+/** Launches Chromium without a profile, for fresh contexts (browser.newContext(): empty
+ *  caches, as a first visit; agent.mjs's cold runs). */
+export async function launchBenchBrowser() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath, headless: true, args: ARGS });
 }
 
 /** Opens serverUrl + path in page and waits for the bench page to set window.benchReady.

@@ -59,18 +59,22 @@ export function reliabilityLines(res) {
 }
 
 /** The drop-in agent's table (agent.mjs): one runtime's rows, production then development mode. */
+const sp = (x, d = 1) => (x == null ? '' : ` [${f(x[0], d)}–${f(x[1], d)}]`);
+
 export function agentTable(res, title) {
   const lines = [title, ''];
   const task = (ms) => (ms > 0 ? `${f(ms, 0)} ms` : 'none > 50 ms');
   const rows = (rs) => {
     const lt = rs.some((r) => r.longTaskMs !== undefined);
-    lines.push(`| subscribers | turns | events | HttpAgent µs/event | ours µs/event | floor µs/event | ratio | HttpAgent total ms | ours total ms | floor total ms | total ratio | apply-step ratio |${lt ? ' longest task HttpAgent | ours |' : ''}`);
-    lines.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${lt ? '---:|---:|' : ''}`);
+    const mem = rs.some((r) => r.ours.peakHeapMB !== undefined);
+    const alloc = rs.some((r) => r.ours.allocatedPerEventKB !== undefined);
+    lines.push(`| subscribers | turns | events | reps | HttpAgent µs/event | ours µs/event | floor µs/event | ratio | HttpAgent total ms | ours total ms | floor total ms | total ratio | apply-step ratio |${mem ? ' peak heap MB HttpAgent | ours |' : ''}${alloc ? ' KB/event HttpAgent | ours |' : ''}${lt ? ' longest task HttpAgent | ours |' : ''}`);
+    lines.push(`|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${mem ? '---:|---:|' : ''}${alloc ? '---:|---:|' : ''}${lt ? '---:|---:|' : ''}`);
     for (const r of rs) {
-      lines.push(`| ${r.subscribers} | ${r.turns} | ${r.events} | ${f(r.official.perEventUs)} | ${f(r.ours.perEventUs)} | ${f(r.floor.perEventUs)} | ${f(r.ratio, 2)}× | ${f(r.official.totalMs, 0)} | ${f(r.ours.totalMs, 0)} | ${f(r.floor.totalMs, 0)} | ${f(r.totalRatio)}× | ${f(r.applyRatio)}× |${lt ? ` ${task(r.longTaskMs.official)} | ${task(r.longTaskMs.ours)} |` : ''}${r.same ? '' : ' DIFFER'}`);
+      lines.push(`| ${r.subscribers} | ${r.turns} | ${r.events} | ${r.ours.reps} | ${f(r.official.perEventUs)}${sp(r.official.perEventSpread)} | ${f(r.ours.perEventUs)}${sp(r.ours.perEventSpread)} | ${f(r.floor.perEventUs)} | ${f(r.ratio, 2)}× | ${f(r.official.totalMs, 0)}${sp(r.official.totalSpread, 0)} | ${f(r.ours.totalMs, 0)}${sp(r.ours.totalSpread, 0)} | ${f(r.floor.totalMs, 0)} | ${f(r.totalRatio, 2)}× | ${f(r.applyRatio)}× |${mem ? ` ${f(r.official.peakHeapMB)} | ${f(r.ours.peakHeapMB)} |` : ''}${alloc ? ` ${f(r.official.allocatedPerEventKB)} | ${f(r.ours.allocatedPerEventKB)} |` : ''}${lt ? ` ${task(r.longTaskMs.official)} | ${task(r.longTaskMs.ours)} |` : ''}${r.same ? '' : ' DIFFER'}`);
     }
   };
-  lines.push('production (NODE_ENV unset):');
+  lines.push('production (NODE_ENV unset), warm; medians [min–max] over the repetitions, the same number for each agent:');
   lines.push('');
   rows(res.rows);
   if (res.dev) {
@@ -80,8 +84,36 @@ export function agentTable(res, title) {
     rows(res.dev.rows);
   }
   lines.push('');
-  lines.push(`module load: @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules + loadReducer() ${f(res.load.oursMs)} ms (not in the runs)`);
+  lines.push(`module load (warm process): @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules ${f(res.load.oursMs)} ms (its wasm starts loading at import, timed in agent.mjs's cold rows)`);
   lines.push('');
   for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}${b.dev !== undefined ? ` (development mode: ${f(b.dev, 2)})` : ''}`);
+  return lines.join('\n');
+}
+
+/** The large-arguments rows (agent-large.mjs). */
+export function largeTable(rows, node) {
+  const lines = ['large arguments: a 50-message history, then 3 write_file calls streaming their arguments interleaved in ~20-byte deltas; medians [min–max]:', ''];
+  lines.push(`| KB per call | subscribers | preview reader | events | reps | HttpAgent total ms | ours total ms | total ratio |${node ? ' CPU ratio |' : ''} HttpAgent µs/event first / last tenth | ours µs/event first / last tenth | late ratio | peak heap MB HttpAgent | ours |${node ? ' allocated MB HttpAgent | ours | KB/event HttpAgent | ours |' : ''} longest task HttpAgent | ours |`);
+  lines.push(`|---:|---:|:-:|---:|---:|---:|---:|---:|${node ? '---:|' : ''}---:|---:|---:|---:|---:|${node ? '---:|---:|---:|---:|' : ''}---:|---:|`);
+  for (const r of rows) {
+    const o = r.official, u = r.ours;
+    const task = (x) => f(x.longTaskMs ?? x.longestGapMs, 0);
+    lines.push(`| ${Math.round(r.bytes / 1000)} | ${r.subscribers} | ${r.reader ? 'yes' : 'no'} | ${r.events} | ${u.reps} | ${f(o.totalMs, 0)}${sp(o.totalSpread, 0)} | ${f(u.totalMs, 0)}${sp(u.totalSpread, 0)} | ${f(r.totalRatio)}× |${node ? ` ${r.cpuRatio == null ? '—' : f(r.cpuRatio) + '×'} |` : ''} ${f(o.firstTenthUs, 0)} / ${f(o.lastTenthUs, 0)} | ${f(u.firstTenthUs, 0)} / ${f(u.lastTenthUs, 0)} | ${f(r.lateRatio)}× | ${f(o.peakHeapMB)} | ${f(u.peakHeapMB)} |${node ? ` ${f(o.allocatedMB, 0)} | ${f(u.allocatedMB, 0)} | ${f(o.allocatedPerEventKB)} | ${f(u.allocatedPerEventKB)} |` : ''} ${task(o)} ms | ${task(u)} ms |${r.same ? '' : ' DIFFER'}`);
+  }
+  lines.push('');
+  lines.push(node ? 'longest task: the longest time between two network reads (one read: 16 events).' : 'longest task: PerformanceObserver longtask (only tasks over 50 ms are reported; 0: none).');
+  return lines.join('\n');
+}
+
+/** The cold rows: a fresh process (Node) or browser context (Chromium) per run. */
+export function coldTable(cold) {
+  const lines = ['cold start: a fresh process / browser context per run, from before importing the agent\'s modules; medians [min–max]:', ''];
+  lines.push('| | reps | modules imported ms | first onMessagesChanged ms | first run (import + load + 1 turn) ms |');
+  lines.push('|---|---:|---:|---:|---:|');
+  for (const [name, c] of [['HttpAgent', cold.official], ['ours', cold.ours]]) {
+    lines.push(`| ${name} | ${c.reps} | ${f(c.importMs)} | ${f(c.firstCallMs)}${sp(c.firstCallSpread)} | ${f(c.firstRunMs)}${sp(c.firstRunSpread)} |`);
+  }
+  if (cold.ours.wasm) lines.push(`\nthe wasm as fetched: ${cold.ours.wasm.encodedBytes} bytes encoded, ${cold.ours.wasm.decodedBytes} decoded; requested at ${f(cold.ours.wasm.startMs)} ms, received by ${f(cold.ours.wasm.endMs)} ms`);
+  for (const b of cold.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}`);
   return lines.join('\n');
 }

@@ -32,7 +32,7 @@ export async function startServer(root, pages = {}) {
         return;
       }
       if (Object.hasOwn(pages, path)) {
-        res.writeHead(200, { ...headers, 'Content-Type': types['.html'] });
+        res.writeHead(200, { ...headers, 'Content-Type': types[extname(path)] ?? types['.html'] });
         res.end(pages[path]);
         return;
       }
@@ -43,8 +43,11 @@ export async function startServer(root, pages = {}) {
         res.end('not found');
         return;
       }
-      const body = await readFile(file);
-      res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+      // A precompressed copy (make wasm writes agui.wasm.br and .gz) when the browser takes it.
+      const accept = String(req.headers['accept-encoding'] ?? '');
+      const enc = /\bbr\b/.test(accept) && existsSync(file + '.br') ? 'br' : /\bgzip\b/.test(accept) && existsSync(file + '.gz') ? 'gzip' : null;
+      const body = await readFile(enc === 'br' ? file + '.br' : enc === 'gzip' ? file + '.gz' : file);
+      res.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream', ...(enc ? { 'Content-Encoding': enc, Vary: 'Accept-Encoding' } : {}) });
       res.end(body);
     } catch (err) {
       if (!res.headersSent) res.writeHead(500, headers);

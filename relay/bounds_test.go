@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/sse"
 	"github.com/agui-reducer/agui/relay/store"
 	"github.com/agui-reducer/agui/relay/store/boltstore"
@@ -265,5 +266,55 @@ func TestUpstreamDialect(t *testing.T) {
 	wm, ws := foldFrames(want)
 	if gm != wm || gs != ws || len(got) != len(want) {
 		t.Fatalf("resumed translated run (%d frames):\n%s\nwhole stream translated (%d):\n%s", len(got), gm, len(want), wm)
+	}
+}
+
+// TestUpstreamAmendments: what canonical AG-UI has no event for (TanStack's
+// whole-text content) is stored as an amendment record
+// and sent as an amendment frame, which a client that detects the dialect
+// folds; the thread the relay folds has it too.
+func TestUpstreamAmendments(t *testing.T) {
+	upstream := strings.Join([]string{
+		`data: {"type":"RUN_STARTED","runId":"r1","threadId":"t"}`,
+		`data: {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
+		`data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","content":"Hello"}`,
+		`data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","content":"Hello world"}`,
+		`data: {"type":"TEXT_MESSAGE_END","messageId":"m"}`,
+		`data: {"type":"CUSTOM","name":"tool-input-available","value":{"toolCallId":"c","toolName":"pick","input":{"a":1}}}`,
+		`data: {"type":"RUN_FINISHED","runId":"r1","finishReason":"stop"}`,
+	}, "\n\n") + "\n\n"
+	up := newUpstream(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, upstream)
+	}))
+	_, rs := newRelay(t, up.URL, nil, func(c *Config) { c.UpstreamDialect = dialect.TanStack })
+	resp := post(t, rs.URL, runInput("t1", "r1", "hi"), nil)
+	key := resp.Header.Get(threadKeyHeader)
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), "event: "+dialect.AmendEvent) {
+		t.Fatalf("no amendment frame in:\n%s", body)
+	}
+	r := reducer.New(reducer.Options{})
+	tr := dialect.New(dialect.Options{})
+	var c reducer.Change
+	events, _ := sse.ParseAll(body)
+	for _, e := range events {
+		tr.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) { r.ApplyAppend(&c, ev) }, func(a []byte) { r.Amend(&c, a) })
+	}
+	st := r.State()
+	if got := st.Messages[len(st.Messages)-1].Content(); got != "Hello world" {
+		t.Fatalf("text %q", got)
+	}
+	hk := map[string]string{threadKeyHeader: key}
+	waitFor(t, "the thread folded", 5*time.Second, func() bool {
+		v, status, _ := loadThread(t, rs.URL, "t1", hk)
+		return status == 200 && v.Run == nil && len(v.Messages) > 1
+	})
+	if _, _, raw := loadThread(t, rs.URL, "t1", hk); !strings.Contains(raw, `"Hello world"`) {
+		t.Fatalf("thread: %s", raw)
 	}
 }

@@ -12,6 +12,9 @@
 // 0.0.59 CopilotKit 1.74 depends on) is a peer dependency. See
 // ag-ui-reducer.js and docs/ag-ui-agent.md.
 
+// First: starts loading the default reducer factory before @ag-ui/client's
+// modules evaluate (src/ag-ui-preload.js).
+import './src/ag-ui-preload.js';
 import { AbstractAgent, HttpAgent as OfficialHttpAgent, transformHttpEventStream } from '@ag-ui/client';
 import { withReducer, setReducerFactory } from './ag-ui-reducer.js';
 import { withResume } from './src/ag-ui-resume.js';

@@ -117,6 +117,8 @@ let reducer = null;
 let controller = null;
 let reconnectNote = null; // the note of the reconnects of the run in progress
 let note = ''; // how the last run ended, when it is worth saying
+let endedOpen = new Set(); // steps the run's end closed (indices)
+let stopping = false; // the user asked the running run to stop
 let lastNote = '';
 
 // ---- rendering ------------------------------------------------------------------
@@ -186,7 +188,16 @@ function render() {
     renderInterrupts(ui.interrupts, s.interrupts, resolveInterrupt);
     setBusy(busy);
   }
-  if (s.steps !== last.steps || s.status !== last.status) renderSteps(ui.steps, s.steps, s.status);
+  if (s.steps !== last.steps || s.status !== last.status) {
+    // The reducer ends a run's open steps with it; when the user stopped the
+    // run or it failed, the page shows those as cut short, not as finished.
+    if (s.status === 'running') endedOpen = new Set();
+    else if (last.status === 'running' && (s.status === 'error' || stopping)) {
+      endedOpen = new Set();
+      (last.steps || []).forEach((st, i) => { if (st.status === 'running' && s.steps?.[i]?.name === st.name) endedOpen.add(i); });
+    }
+    renderSteps(ui.steps, s.steps, s.status, endedOpen);
+  }
   if (s.subagents !== last.subagents) renderSubagents(ui.subagents, s.subagents);
   if (s.state !== last.state) {
     ui.state.textContent = s.state === undefined || s.state === null ? 'null' : pretty(s.state);
@@ -246,6 +257,7 @@ async function runWith(input) {
   if (!reducer || busy) return;
   dismissed = null;
   note = '';
+  stopping = false;
   controller = new AbortController();
   setBusy(true);
   setStatus('running', 'connecting…');
@@ -326,7 +338,7 @@ ui.input.addEventListener('keydown', (e) => {
 });
 ui.input.addEventListener('input', autosize);
 if (matchMedia('(max-width: 600px)').matches) ui.input.placeholder = 'Message the agent…';
-ui.stop.addEventListener('click', () => controller?.abort());
+ui.stop.addEventListener('click', () => { stopping = true; controller?.abort(); });
 ui.bannerClose.addEventListener('click', () => {
   dismissed = reducer?.state.error ?? null;
   ui.banner.hidden = true;

@@ -481,11 +481,12 @@ export function renderSubagents(root, subagents) {
   build('', root);
 }
 
-/** Steps of the current run; a step still open when the run ended is shown as such. */
-export function renderSteps(root, steps, runStatus) {
-  root.replaceChildren(...(steps || []).map((s) => {
+/** Steps of the current run; a step still open when the run ended (endedOpen: the indices
+ *  of those the run's end closed) is shown as cut short. */
+export function renderSteps(root, steps, runStatus, endedOpen = new Set()) {
+  root.replaceChildren(...(steps || []).map((s, i) => {
     const li = el('li', { testid: 'step' });
-    li.dataset.status = s.status === 'running' && runStatus !== 'running'
+    li.dataset.status = (s.status === 'running' || endedOpen.has(i)) && runStatus !== 'running'
       ? (runStatus === 'error' ? 'error' : 'stopped') : s.status;
     li.append(el('span.step-icon', { 'aria-hidden': 'true' }), el('span.step-title', { text: String(s.name) }));
     return li;

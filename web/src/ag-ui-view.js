@@ -102,6 +102,7 @@ class OfficialView {
     this.staleOuts = null; // index → official messages markContent invalidated (their last build)
     this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
     this.tcCache = new WeakMap(); // mirror tool call → official tool call
+    this.tcLatest = new Map(); // id → the mirror object of a running tool call that tcCache holds
     // Assistant ids whose official message carries content: the mirror
     // writes "" both for "no content" (a slot a tool call created) and for
     // an empty text message, which the official shape tells apart.
@@ -342,13 +343,24 @@ class OfficialView {
     this.msgAt = this.tcMsgAt = this.srcTCAt = null;
     this.staleOuts = null;
     this.dirty = false;
+    this.tcLatest.clear();
     this.messages = messages;
   }
 
   officialTC(tc) {
     if (tc === undefined) return undefined;
     let o = this.tcCache.get(tc);
-    if (o === undefined) this.tcCache.set(tc, (o = officialToolCall(tc)));
+    if (o === undefined) {
+      this.tcCache.set(tc, (o = officialToolCall(tc)));
+      // A streaming tool call is replaced by its next delta: only its
+      // latest object is remembered. (A WeakMap frees a dead key's entry
+      // only in a full collection, and with it the arguments text, which a
+      // reader has flattened into a copy per delta.)
+      const prev = this.tcLatest.get(tc.id);
+      if (prev !== undefined && prev !== tc) this.tcCache.delete(prev);
+      if (tc.status === 'running') this.tcLatest.set(tc.id, tc);
+      else this.tcLatest.delete(tc.id);
+    }
     return o;
   }
 

@@ -225,14 +225,15 @@ class WorkerReducer extends Mirror {
     if (this.#high !== '') this.#flushHigh();
     return this.#told({ kind: 'endStream' }, 'endStream', []);
   }
-  #action(name, args, method, wire) { return this.#async(() => this.#told({ kind: 'action', name, args }, method, wire)); }
-  addUserMessage(content, id) { return this.#action('addUserMessage', [content, id], 'addUserMessage', [JSON.stringify(id == null ? [content] : [content, id])]); }
+  /** An action's call (wire builds its arguments, which may throw: the promise rejects). */
+  #action(name, args, method, wire) { return this.#async(() => this.#told({ kind: 'action', name, args }, method, wire())); }
+  addUserMessage(content, id) { return this.#action('addUserMessage', [content, id], 'addUserMessage', () => [JSON.stringify(id == null ? [content] : [content, id])]); }
   addToolResult(toolCallId, content) {
-    return this.#action('addToolResult', [toolCallId, content], 'addToolResult', [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);
+    return this.#action('addToolResult', [toolCallId, content], 'addToolResult', () => [JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)])]);
   }
-  fail(message, code) { return this.#action('fail', [message, code], 'fail', [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
-  stop() { return this.#action('stop', [], 'stop', []); }
-  reset() { return this.#action('reset', [], 'reset', []); }
+  fail(message, code) { return this.#action('fail', [message, code], 'fail', () => [JSON.stringify(code == null ? [String(message)] : [String(message), String(code)])]); }
+  stop() { return this.#action('stop', [], 'stop', () => []); }
+  reset() { return this.#action('reset', [], 'reset', () => []); }
   setState(state) { return this.#valueCall('setState', state); }
   setMessages(messages) { return this.#valueCall('setMessages', messages); }
   #valueCall(what, value) {
@@ -242,7 +243,7 @@ class WorkerReducer extends Mirror {
       this._commit([rec]);
       return Promise.resolve(rec);
     }
-    return this.#action(what, [value], what, [text]);
+    return this.#action(what, [value], what, () => [text]);
   }
   snapshot() { return this.#call('snapshot', []); }
   restore(snapshot) {
@@ -254,7 +255,7 @@ class WorkerReducer extends Mirror {
         return Promise.resolve(rec);
       }
     }
-    return this.#action('restore', [text], 'restore', [text]);
+    return this.#action('restore', [text], 'restore', () => [text]);
   }
   runInput(options = {}) { return this.#async(() => this.#call('runInput', [JSON.stringify(options ?? {})])); }
   messages() { return this.#call('messages', []); }
