@@ -485,41 +485,10 @@ func restore(h int32, data []byte) int32 {
 	} else {
 		// From the restored state, not the text: reading 100,000
 		// messages again would cost as much as the restore.
-		inst.t.ResumeConversation(conversationOf(inst.r.State()))
+		inst.t.ResumeConversation(dialect.ConversationOf(inst.r.State()))
 	}
 	inst.p.Drop()
 	return change(c)
-}
-
-// conversationOf is what a translator needs of st: what
-// dialect.ReadConversation reads of the snapshot st was restored from.
-// The strings are the state's own.
-func conversationOf(st *reducer.AgentState) *dialect.Conversation {
-	c := &dialect.Conversation{
-		ThreadID:   st.ThreadID,
-		RunID:      st.RunID,
-		Running:    st.Status == reducer.StatusRunning,
-		MessageIDs: make([]string, len(st.Messages)),
-	}
-	for i, m := range st.Messages {
-		c.MessageIDs[i] = m.ID
-	}
-	for _, tc := range st.ToolCalls {
-		c.ToolCalls = append(c.ToolCalls, dialect.ConversationToolCall{ID: tc.ID, Name: tc.Name, Running: tc.Status == reducer.ToolRunning})
-	}
-	for _, s := range st.Steps {
-		if s.Status == "running" {
-			c.RunningSteps = append(c.RunningSteps, s.Name)
-		}
-	}
-	if n := len(st.Messages); c.Running && n > 0 {
-		if m := st.Messages[n-1]; m.Role == "assistant" && m.Streaming {
-			text, _ := m.Content().(string)
-			reasoning, has := m.Reasoning()
-			c.Open = &dialect.ConversationMessage{ID: m.ID, Text: text, Reasoning: reasoning, ReasoningOpen: has && text == ""}
-		}
-	}
-	return c
 }
 
 // runInput outputs the RunAgentInput JSON for the next request; data is
