@@ -37,7 +37,7 @@ wasm:
 ## built module's sizes, kept in docs/figures.json, and bench/results*.json)
 ## into docs/figures.md and the pages' <!-- figure NAME --> regions; run it
 ## after make bench or a change that moves the module's size. go test
-## ./docs/ fails when a page disagrees, web/test/figures.test.mjs when the
+## ./docs/ fails when a page disagrees, web/test/unit/figures.test.mjs when the
 ## built module is more than 1% off the recorded sizes
 docs-figures: wasm
 	$(GO) run ./cmd/docs-figures
@@ -47,9 +47,10 @@ test-wasm:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/
 	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -short ./wasm/ ./reducer/...
 
-## test-js: the web module under node against the built .wasm
-test-js: wasm
-	node --test --test-timeout=120000 web/test/*.test.mjs
+## test-js: the web module under node against the built .wasm (web/test/unit),
+## and the documentation's code (web/test/snippets)
+test-js: wasm web/node_modules/.package-lock.json
+	node --test --test-timeout=120000 web/test/unit/*.test.mjs web/test/snippets/*.test.mjs
 
 ## test-browser: headless Chromium (/usr/bin/chromium) via playwright-core
 ## (npm ci in web/ first)
@@ -96,8 +97,8 @@ bench-inspector: wasm web/node_modules/.package-lock.json
 
 ## test-robustness: the demo page is inert to hostile agent text (headless
 ## Chromium). The hostile-input suites run in test-go (reducer/hostile_test.go,
-## reducer/robustness_test.go), test-js (web/test/hostile.test.mjs,
-## web/test/memory.test.mjs) and test-browser (web/test/browser/hostile.test.mjs).
+## reducer/robustness_test.go), test-js (web/test/unit/hostile.test.mjs,
+## web/test/unit/memory.test.mjs) and test-browser (web/test/browser/hostile.test.mjs).
 test-robustness: wasm web/node_modules/.package-lock.json
 	cd web && node --test --test-timeout=120000 test/demo/hostile.e2e.mjs
 
@@ -124,15 +125,18 @@ bench-legacy: wasm bench/node_modules/.package-lock.json bench/ag-ui-048/node_mo
 ## test-bench: the benchmark's correctness check (official and ours fold
 ## the same stream alike; no timing), the differential test against
 ## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams),
-## the drop-in @ag-ui/client agent (web/ag-ui.js) against HttpAgent 1.0.0
-## (bench/ag-ui*.test.mjs, its Node entry through the package's exports)
+## the drop-in @ag-ui/client agent (web/src/ag-ui) against HttpAgent 1.0.0
+## (web/test/ag-ui/*.test.mjs, its Node entry through the package's exports)
 ## and 0.0.59 (bench/ag-ui-059, its own lockfile), and a seconds-long run of
 ## the drop-in's benchmark code (bench/agent-bench.test.mjs; no timing)
-test-bench: wasm bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json
-	node --test --test-timeout=300000 bench/*.test.mjs bench/ag-ui-059/*.test.mjs
+test-bench: wasm bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json web/test/ag-ui/node_modules/.package-lock.json
+	node --test --test-timeout=300000 bench/*.test.mjs web/test/ag-ui/*.test.mjs bench/ag-ui-059/*.test.mjs
 
 bench/node_modules/.package-lock.json: bench/package-lock.json
 	cd bench && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+
+web/test/ag-ui/node_modules/.package-lock.json: web/test/ag-ui/package-lock.json
+	cd web/test/ag-ui && npm ci --no-audit --no-fund
 
 bench/ag-ui-059/node_modules/.package-lock.json: bench/ag-ui-059/package-lock.json
 	cd bench/ag-ui-059 && npm ci --no-audit --no-fund
@@ -144,7 +148,7 @@ bench/ag-ui-048/node_modules/.package-lock.json: bench/ag-ui-048/package-lock.js
 ## the ES modules and types, agui.wasm (+ .br, .gz), its Go glue and the
 ## worker entry; no tests, no demo
 package: wasm web/node_modules/.package-lock.json
-	cd web && node build-worker.mjs
+	cd web && node scripts/entries.mjs && node scripts/build-worker.mjs
 	mkdir -p build
 	cd web && npm pack --silent --pack-destination ../build
 

@@ -1,6 +1,6 @@
 // The drop-in agent's benchmark, the same code in Node (agent.mjs) and in a
 // Chromium page (agent.mjs → agent-page.html): @ag-ui/client 1.0.0's
-// HttpAgent and the package's exported HttpAgent (web/ag-ui.js: the reducer
+// HttpAgent and the package's exported HttpAgent (web/src/ag-ui/drop-in.js: the reducer
 // as the apply step, its own resumable transport) run the same generated
 // conversations (gen.mjs), turn by
 // turn, one runAgent() per turn, with 1 or 10 subscribers whose
@@ -169,7 +169,7 @@ export function canon(v) {
 
 /**
  * The agent classes measured: 'official' (the installed @ag-ui/client's
- * HttpAgent), 'ours' (DropIn: the package's exported HttpAgent, web/ag-ui.js,
+ * HttpAgent), 'ours' (DropIn: the package's exported HttpAgent, web/src/ag-ui/drop-in.js,
  * with its default reducer factory; or, for the runs against another
  * @ag-ui/client, withReducer(HttpAgent) over factory), and 'floor' —
  * HttpAgent with an apply step that folds nothing and fires no subscriber,

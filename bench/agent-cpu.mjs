@@ -9,8 +9,8 @@
 import { pathToFileURL } from 'node:url';
 import { HttpAgent } from '@ag-ui/client';
 import { ignoreElements, endWith } from 'rxjs';
-import { loadReducer } from '../web/agui.node.js';
-import { withReducer } from '../web/ag-ui-reducer.js';
+import { loadReducer } from '../web/entries/agui.node.js';
+import { withReducer } from '../web/src/ag-ui/with-reducer.js';
 import { sides, converse } from './agent-core.mjs';
 import { generate } from './gen.mjs';
 

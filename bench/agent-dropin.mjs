@@ -1,5 +1,5 @@
-// The package's exported HttpAgent (web/ag-ui.node.js) as an app imports
-// it: web/ag-ui.js imports its peer dependency @ag-ui/client by name, and
+// The package's exported HttpAgent (web/entries/ag-ui.node.js) as an app imports
+// it: web/src/ag-ui/drop-in.js imports its peer dependency @ag-ui/client by name, and
 // web/ has none installed, so the specifier is resolved from bench/ (as an
 // app's node_modules would), the same @ag-ui/client 1.0.0 the official side
 // uses. Call peerHook() before importing the drop-in.
@@ -21,5 +21,5 @@ export function peerHook() {
 /** The drop-in HttpAgent class. */
 export async function dropIn() {
   peerHook();
-  return (await import('../web/ag-ui.node.js')).HttpAgent;
+  return (await import('../web/entries/ag-ui.node.js')).HttpAgent;
 }

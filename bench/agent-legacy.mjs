@@ -48,8 +48,8 @@ try {
 const t1 = performance.now();
 const client = await import('@ag-ui/client');
 const rx = await import('rxjs');
-const { withReducer } = await import('../web/ag-ui-reducer.js');
-const { loadReducer } = await import('../web/agui.node.js');
+const { withReducer } = await import('../web/src/ag-ui/with-reducer.js');
+const { loadReducer } = await import('../web/entries/agui.node.js');
 const factory = await loadReducer(pathToFileURL(join(root, 'web/dist/agui.wasm')));
 const t2 = performance.now();
 const { runAgentBench, sides } = await import('./agent-core.mjs');

@@ -8,8 +8,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadReducer } from '../web/agui.node.js';
-import { OfficialView } from '../web/src/ag-ui-view.js';
+import { loadReducer } from '../web/entries/agui.node.js';
+import { OfficialView } from '../web/src/ag-ui/view.js';
 import { largeArgs } from './agent-large.mjs';
 
 const factory = await loadReducer(new URL('../web/dist/agui.wasm', import.meta.url));

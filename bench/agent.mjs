@@ -1,5 +1,5 @@
 // make bench, the drop-in agent: @ag-ui/client 1.0.0's HttpAgent against the
-// package's exported HttpAgent (web/ag-ui.js), both fed the same SSE bytes
+// package's exported HttpAgent (web/src/ag-ui/drop-in.js), both fed the same SSE bytes
 // through their `fetch` option (agent-core.mjs), first in this Node process,
 // then in a page of headless Chromium (served from 127.0.0.1 like
 // browser.mjs's, the official client through the same import map), which
@@ -134,7 +134,7 @@ async function coldChild(side) {
   const conv = generate({ turns: 1, seed: 8 });
   peerHook();
   const t0 = performance.now();
-  const Agent = side === 'official' ? (await import('@ag-ui/client')).HttpAgent : (await import('../web/ag-ui.node.js')).HttpAgent;
+  const Agent = side === 'official' ? (await import('@ag-ui/client')).HttpAgent : (await import('../web/entries/ag-ui.node.js')).HttpAgent;
   const imported = performance.now();
   let first = 0;
   const r = await converse((c) => {
@@ -231,7 +231,7 @@ ${dev ? `<script>globalThis.process = { env: { NODE_ENV: 'development' } };</scr
     const client = await import('@ag-ui/client');
     const rx = await import('rxjs');
     const t1 = performance.now();
-    const { HttpAgent: DropIn } = await import('/web/ag-ui.js');
+    const { HttpAgent: DropIn } = await import('/web/src/ag-ui/drop-in.js');
     const t2 = performance.now();
     const { runAgentBench, sides, largeBars } = await import('/bench/agent-core.mjs');
     const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
@@ -270,7 +270,7 @@ function coldPage(importMap, side) {
   import { converse } from '/bench/agent-core.mjs';
   const conv = generate({ turns: 1, seed: 8 });
   const t0 = performance.now();
-  const Agent = (await import('/web/cold/${side}.js')).HttpAgent;
+  const Agent = (await import('/web/cold/app/${side}.js')).HttpAgent;
   const imported = performance.now();
   let first = 0;
   await converse((c) => {
@@ -293,8 +293,9 @@ function coldPage(importMap, side) {
  * The cold pages' agent modules, as an app's production build has them: one
  * minified ES module per side (esbuild, from web/'s devDependencies;
  * NODE_ENV "production"), @ag-ui/client 1.0.0 and its dependencies inside;
- * the drop-in's bundle is served at /web/cold/ours.js, so that its
- * new URL('../dist/agui.wasm', import.meta.url) finds /web/dist/agui.wasm.
+ * the drop-in's bundle is served at /web/cold/app/ours.js, so that its
+ * new URL('../../dist/agui.wasm', import.meta.url) (src/wasm/package-files.js)
+ * finds /web/dist/agui.wasm.
  */
 async function coldBundles() {
   const { build } = await import(pathToFileURL(join(root, 'web/node_modules/esbuild/lib/main.js')).href);
@@ -307,8 +308,8 @@ async function coldBundles() {
     return r.outputFiles[0].text;
   };
   return {
-    '/web/cold/official.js': await one("export { HttpAgent } from '@ag-ui/client';"),
-    '/web/cold/ours.js': await one(`export { HttpAgent } from ${JSON.stringify(join(root, 'web/ag-ui.js'))};`),
+    '/web/cold/app/official.js': await one("export { HttpAgent } from '@ag-ui/client';"),
+    '/web/cold/app/ours.js': await one(`export { HttpAgent } from ${JSON.stringify(join(root, 'web/src/ag-ui/drop-in.js'))};`),
   };
 }
 

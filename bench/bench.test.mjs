@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { generate, eventsOf } from './gen.mjs';
 import { officialAgent, officialRun } from './official.mjs';
 import { buildImportMap } from './importmap.mjs';
-import { loadReducer } from '../web/agui.node.js';
+import { loadReducer } from '../web/entries/agui.node.js';
 
 const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
 

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { from, of, lastValueFrom, toArray, Subject } from 'rxjs';
 import { CompatibilityBoundary, enforceEvents, transformChunks, verifyEvents, defaultApplyEvents } from '@ag-ui/client';
-import { loadReducer } from '../web/agui.node.js';
+import { loadReducer } from '../web/entries/agui.node.js';
 
 const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
 const factory = await loadReducer(wasmURL);

@@ -10,7 +10,7 @@ import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import '../web/agui.node.js'; // reads the wasm from a file: URL (core.mjs imports agui.js)
+import '../web/entries/agui.node.js'; // reads the wasm from a file: URL (core.mjs imports agui.js)
 import { runBench } from './core.mjs';
 import { runReliability, quickReliability } from './reliability.mjs';
 

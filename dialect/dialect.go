@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -30,13 +31,6 @@ func Names() []string {
 // from a stream, so a canonical stream cannot forge them.
 // docs/dialects.md describes the amendments.
 const AmendEvent = "agui.amend"
-
-// Default limits (see Options), those of package reducer.
-const (
-	defaultMaxDepth      = 512
-	defaultMaxEventBytes = 16 << 20
-	defaultMaxFieldBytes = 32 << 20
-)
 
 // Options configure a Translator. The zero value detects the dialect of
 // each event.
@@ -188,15 +182,8 @@ type pendingTool struct{ name, id string }
 // New returns a Translator for a new stream. An unknown Options.Dialect
 // makes every event fail with bad_option.
 func New(opt Options) *Translator {
-	if opt.MaxEventBytes <= 0 {
-		opt.MaxEventBytes = defaultMaxEventBytes
-	}
-	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = defaultMaxDepth
-	}
-	if opt.MaxFieldBytes <= 0 {
-		opt.MaxFieldBytes = defaultMaxFieldBytes
-	}
+	l := eventjson.Limits{MaxEventBytes: opt.MaxEventBytes, MaxDepth: opt.MaxDepth, MaxFieldBytes: opt.MaxFieldBytes}.Defaults()
+	opt.MaxEventBytes, opt.MaxDepth, opt.MaxFieldBytes = l.MaxEventBytes, l.MaxDepth, l.MaxFieldBytes
 	t := &Translator{opt: opt}
 	t.pin, _ = parseDialect(opt.Dialect)
 	t.Reset()
@@ -515,7 +502,7 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 		return errorf("bad_option", "unknown dialect '"+t.opt.Dialect+"' (want one of "+strings.Join(Names(), ", ")+")")
 	}
 	if len(data) > t.opt.MaxEventBytes {
-		return errorf("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(t.opt.MaxEventBytes))
+		return diagnosticOf(eventjson.TooLarge(len(data), t.opt.MaxEventBytes))
 	}
 	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data)) {
 		// Streamed tokens are nearly every event, and the large payloads
@@ -525,13 +512,9 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 		t.emitFn(data)
 		return nil
 	}
-	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: t.opt.MaxDepth})
+	obj, err := eventjson.ParseObject(data, t.opt.MaxDepth)
 	if err != nil {
-		return errorf("bad_json", "event is not valid JSON: "+err.Error())
-	}
-	obj, isObj := v.(*jsontree.Object)
-	if !isObj {
-		return errorf("bad_event", "event is not a JSON object")
+		return diagnosticOf(err)
 	}
 	if name == AmendEvent {
 		// A translating proxy's amendment (AmendFrame): part of no

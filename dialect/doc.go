@@ -4,14 +4,19 @@
 // A Translator takes one event at a time, as it came (its JSON text, and
 // the SSE event name when it came in a frame), and emits zero or more
 // canonical AG-UI events as JSON text. A host folds them into a
-// reducer.Reducer (ApplyAppend, so that they make one change record), or
-// re-emits them as canonical AG-UI to a client (cmd/agui-demo
-// -upstream-dialect). The flow is one way:
+// reducer.Reducer with a Pipeline, or re-emits them as canonical AG-UI to
+// a client (cmd/agui-demo -upstream-dialect). The flow is one way:
 //
-//	bytes → Translator (dialect → canonical events) → reducer → change record → JS mirror
+//	bytes → SSE frames → Translator (dialect → canonical events) → reducer → change record → JS mirror
 //
-// The package does not import package reducer and never sees a reducer's
-// state: what a dialect needs to remember (the run going on, the ids it
+// A Pipeline is that flow in one place: it owns the SSE body being fed
+// (reducer.Stream, which skips the frames a reconnecting server resends),
+// the Translator and the Reducer, and folds the canonical events one frame
+// stands for into one change record (Reducer.ApplyAppend). Events are read
+// as the reducer reads them (package reducer/eventjson: the same field
+// reader, limits and defaults).
+//
+// A Translator never sees a reducer's state: what a dialect needs to remember (the run going on, the ids it
 // assigned and those the stream used, the open text segment, the text it
 // streamed) it keeps itself, from the events it translated and the
 // canonical events it passed on. The host tells it what the stream cannot:

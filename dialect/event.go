@@ -301,24 +301,27 @@ func (t *Translator) noteMessages(list *jsontree.Array) {
 		return
 	}
 	for _, e := range list.Elems {
-		m, _ := e.(*jsontree.Object)
-		if m == nil {
-			continue
+		if m, ok := e.(*jsontree.Object); ok {
+			t.noteMessage(m)
 		}
-		if id := objString(m, "id"); id != "" {
-			t.addMsg(id)
-		}
-		calls, _ := m.Get("toolCalls")
-		a, _ := calls.(*jsontree.Array)
-		if a == nil {
-			continue
-		}
-		for _, tc := range a.Elems {
-			if tco, ok := tc.(*jsontree.Object); ok {
-				if id := objString(tco, "id"); id != "" && t.tools[id] == nil {
-					t.touchTool(id)
-					t.tools[id] = &toolRec{}
-				}
+	}
+}
+
+// noteMessage remembers the id of message m and of its tool calls.
+func (t *Translator) noteMessage(m *jsontree.Object) {
+	if id := objString(m, "id"); id != "" {
+		t.addMsg(id)
+	}
+	calls, _ := m.Get("toolCalls")
+	a, _ := calls.(*jsontree.Array)
+	if a == nil {
+		return
+	}
+	for _, tc := range a.Elems {
+		if tco, ok := tc.(*jsontree.Object); ok {
+			if id := objString(tco, "id"); id != "" && t.tools[id] == nil {
+				t.touchTool(id)
+				t.tools[id] = &toolRec{}
 			}
 		}
 	}

@@ -1,77 +1,29 @@
 package dialect
 
-import "github.com/agui-reducer/agui/reducer/jsontree"
+import (
+	"github.com/agui-reducer/agui/reducer/eventjson"
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
 
-// fields reads typed fields from an event object, remembering the first
-// problem so that translating code stays linear.
-type fields struct {
-	obj *jsontree.Object
-	typ string
-	err *Diagnostic
+// fields reads the members of an event object as the reducer does
+// (eventjson.Fields); its problem is a Diagnostic.
+type fields struct{ eventjson.Fields }
+
+// fieldsOf reads the members of obj, what is named typ in messages.
+func fieldsOf(obj *jsontree.Object, typ string) fields {
+	return fields{eventjson.Fields{Obj: obj, Type: typ}}
 }
 
-func (d *fields) fail(msg string) {
-	if d.err == nil {
-		t := d.typ
-		if t == "" {
-			t = "event"
-		}
-		d.err = errorf("bad_event", t+": "+msg)
-	}
-}
+// err is the first problem met, nil while there is none.
+func (f *fields) err() *Diagnostic { return diagnosticOf(f.Err) }
 
-// str reads a string field. Absent or null is an error when required.
-func (d *fields) str(key string, required bool) string {
-	v, ok := d.obj.Get(key)
-	if !ok || v == nil {
-		if required {
-			d.fail(key + " is required")
-		}
-		return ""
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		d.fail(key + " must be a string")
-	}
-	return s
-}
-
-// optStr reads an optional string; null counts as absent.
-func (d *fields) optStr(key string) (string, bool) {
-	v, ok := d.obj.Get(key)
-	if !ok || v == nil {
-		return "", false
-	}
-	s, isStr := v.(string)
-	if !isStr {
-		d.fail(key + " must be a string")
-		return "", false
-	}
-	return s, true
-}
-
-// object reads an optional object; null counts as absent.
-func (d *fields) object(key string) *jsontree.Object {
-	v, ok := d.obj.Get(key)
-	if !ok || v == nil {
+// diagnosticOf is the Diagnostic of a decoding problem (nil for nil). Not
+// inlined: it is called from every return of a translating function.
+//
+//go:noinline
+func diagnosticOf(e *eventjson.Error) *Diagnostic {
+	if e == nil {
 		return nil
 	}
-	o, isObj := v.(*jsontree.Object)
-	if !isObj {
-		d.fail(key + " must be an object")
-	}
-	return o
-}
-
-// array reads an optional array; null counts as absent.
-func (d *fields) array(key string) *jsontree.Array {
-	v, ok := d.obj.Get(key)
-	if !ok || v == nil {
-		return nil
-	}
-	a, isArr := v.(*jsontree.Array)
-	if !isArr {
-		d.fail(key + " must be an array")
-	}
-	return a
+	return errorf(e.Code, e.Message)
 }

@@ -20,14 +20,12 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 type Change = reducer.Change
 
-// pipeline composes a Translator and a Reducer the way a host does (see
-// wasm/bridge.go): each frame is translated, and the canonical events it
-// stands for make one change record, with the translator's diagnostics.
+// pipeline is a Translator and a Reducer composed by a Pipeline, the way
+// a host composes them (see wasm/bridge.go).
 type pipeline struct {
-	r           *reducer.Reducer
-	t           *Translator
-	cur         *Change
-	fold, amend func([]byte)
+	r *reducer.Reducer
+	t *Translator
+	p *Pipeline
 }
 
 // newPipeline returns a translator and a reducer with the same limits and
@@ -37,23 +35,11 @@ func newPipeline(opt Options) *pipeline {
 		r: reducer.New(reducer.Options{NewID: opt.NewID, MaxEventBytes: opt.MaxEventBytes, MaxDepth: opt.MaxDepth, MaxFieldBytes: opt.MaxFieldBytes, Clock: fixedClock()}),
 		t: New(opt),
 	}
-	p.fold = func(ev []byte) { p.r.ApplyAppend(p.cur, ev) }
-	p.amend = func(v []byte) { p.r.Amend(p.cur, v) }
+	p.p = NewPipeline(p.r, p.t)
 	return p
 }
 
-func (p *pipeline) ApplyFrameInto(c *Change, name string, data []byte) {
-	c.Reset()
-	p.cur = c
-	diags := p.t.TranslateTo(name, data, p.fold, p.amend)
-	for _, d := range diags {
-		level := reducer.LevelError
-		if d.Warning {
-			level = reducer.LevelWarning
-		}
-		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
-	}
-}
+func (p *pipeline) ApplyFrameInto(c *Change, name string, data []byte) { p.p.Apply(c, name, data) }
 
 func (p *pipeline) Snapshot() []byte { return p.r.Snapshot() }
 
@@ -71,7 +57,11 @@ func (p *pipeline) Fail(message, code string) *Change {
 	return c
 }
 
-func (p *pipeline) NewStream() *reducer.Stream { return p.r.NewStreamFunc(p.ApplyFrameInto) }
+// NewStream starts a new SSE body.
+func (p *pipeline) NewStream() *Pipeline {
+	p.p.Drop()
+	return p.p
+}
 
 // state is the snapshot decoded for assertions.
 type state = map[string]any

@@ -40,40 +40,40 @@ func (t *Translator) applySSEContract(name string, obj *jsontree.Object) *Diagno
 	if !sseContractEvent(name) {
 		return errNotMine
 	}
-	f := fields{obj: obj, typ: name}
-	thread, _ := f.optStr("thread_id")
+	f := fieldsOf(obj, name)
+	thread, _ := f.OptStr("thread_id")
 	var typ, id, delta, toolName string
 	switch name {
 	case "tool_call_start":
-		typ, id, toolName = "TOOL_CALL_START", f.str("toolCallId", true), f.str("toolCallName", true)
-		f.optStr("agent")
+		typ, id, toolName = "TOOL_CALL_START", f.Str("toolCallId", true), f.Str("toolCallName", true)
+		f.OptStr("agent")
 	case "tool_call_args":
-		typ, id, delta = "TOOL_CALL_ARGS", f.str("toolCallId", true), f.str("delta", true)
+		typ, id, delta = "TOOL_CALL_ARGS", f.Str("toolCallId", true), f.Str("delta", true)
 	case "tool_call_end":
-		typ, id = "TOOL_CALL_END", f.str("toolCallId", true)
+		typ, id = "TOOL_CALL_END", f.Str("toolCallId", true)
 	case "tool_result":
-		typ, id, delta = "TOOL_CALL_RESULT", f.str("toolCallId", true), f.str("content", true)
-		if role, ok := f.optStr("role"); ok && role != "tool" {
-			f.fail(`role must be "tool"`)
+		typ, id, delta = "TOOL_CALL_RESULT", f.Str("toolCallId", true), f.Str("content", true)
+		if role, ok := f.OptStr("role"); ok && role != "tool" {
+			f.Fail(`role must be "tool"`)
 		}
 	case "reasoning_start":
-		typ, id = "REASONING_START", f.str("messageId", true)
+		typ, id = "REASONING_START", f.Str("messageId", true)
 	case "reasoning_end":
-		typ, id = "REASONING_END", f.str("messageId", true)
+		typ, id = "REASONING_END", f.Str("messageId", true)
 	case "reasoning_message_start":
-		typ, id = "REASONING_MESSAGE_START", f.str("messageId", true)
-		if role, ok := f.optStr("role"); ok && role != "assistant" {
-			f.fail(`role must be "assistant"`)
+		typ, id = "REASONING_MESSAGE_START", f.Str("messageId", true)
+		if role, ok := f.OptStr("role"); ok && role != "assistant" {
+			f.Fail(`role must be "assistant"`)
 		}
 	case "reasoning_message_content":
-		typ, id, delta = "REASONING_MESSAGE_CONTENT", f.str("messageId", true), f.str("delta", true)
+		typ, id, delta = "REASONING_MESSAGE_CONTENT", f.Str("messageId", true), f.Str("delta", true)
 	case "reasoning_message_end":
-		typ, id = "REASONING_MESSAGE_END", f.str("messageId", true)
+		typ, id = "REASONING_MESSAGE_END", f.Str("messageId", true)
 	case "message":
-		content := f.str("content", true)
-		agent, _ := f.optStr("agent")
-		if f.err != nil {
-			return f.err
+		content := f.Str("content", true)
+		agent, _ := f.OptStr("agent")
+		if f.Err != nil {
+			return f.err()
 		}
 		if t.replayed != "" {
 			return nil
@@ -86,18 +86,18 @@ func (t *Translator) applySSEContract(name string, obj *jsontree.Object) *Diagno
 	case "status":
 		return t.sseStatus(&f, thread)
 	case "error":
-		msg := f.str("message", true)
-		code, hasCode := f.optStr("code")
-		if f.err != nil {
-			return f.err
+		msg := f.Str("message", true)
+		code, hasCode := f.OptStr("code")
+		if f.Err != nil {
+			return f.err()
 		}
 		if t.replayed == "" {
 			t.failRun(msg, code, hasCode)
 		}
 		return nil
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
 	if err := t.checkDelta(typ, id, delta); err != nil {
 		return err
@@ -141,10 +141,10 @@ func (t *Translator) applySSEContract(name string, obj *jsontree.Object) *Diagno
 
 // sseStatus translates a status event: the run's lifecycle.
 func (t *Translator) sseStatus(f *fields, thread string) *Diagnostic {
-	status := f.str("type", true)
-	msg, hasMsg := f.optStr("message")
-	if f.err != nil {
-		return f.err
+	status := f.Str("type", true)
+	msg, hasMsg := f.OptStr("message")
+	if f.Err != nil {
+		return f.err()
 	}
 	if t.replayed != "" {
 		return nil

@@ -3,6 +3,7 @@ package dialect
 import (
 	"strings"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -34,16 +35,16 @@ func (t *Translator) applyStreaming(obj *jsontree.Object) *Diagnostic {
 	if !ok || !isStr {
 		return errNotMine
 	}
-	f := fields{obj: obj, typ: name}
-	thread, _ := f.optStr("thread_id")
-	if f.err != nil {
-		return f.err
+	f := fieldsOf(obj, name)
+	thread, _ := f.OptStr("thread_id")
+	if f.Err != nil {
+		return f.err()
 	}
 	switch name {
 	case "token":
-		token := f.str("token", true)
-		if f.err != nil {
-			return f.err
+		token := f.Str("token", true)
+		if f.Err != nil {
+			return f.err()
 		}
 		if err := t.checkGrowth(false, token); err != nil {
 			return err
@@ -58,9 +59,9 @@ func (t *Translator) applyStreaming(obj *jsontree.Object) *Diagnostic {
 	case "tool_end":
 		return t.streamingToolEnd(&f, thread)
 	case "tool_execution_complete":
-		id := f.str("execution_id", true)
-		if f.err != nil {
-			return f.err
+		id := f.Str("execution_id", true)
+		if f.Err != nil {
+			return f.err()
 		}
 		if t.replayed != "" {
 			return nil
@@ -76,17 +77,17 @@ func (t *Translator) applyStreaming(obj *jsontree.Object) *Diagnostic {
 	case "message_complete":
 		return t.messageComplete(&f, thread)
 	case "error":
-		msg := f.str("error_message", true)
-		typ, hasType := f.optStr("error_type")
+		msg := f.Str("error_message", true)
+		typ, hasType := f.OptStr("error_type")
 		var recoverable, hasRecoverable bool
 		if v, ok := obj.Get("recoverable"); ok && v != nil {
 			recoverable, hasRecoverable = v.(bool)
 			if !hasRecoverable {
-				f.fail("recoverable must be a boolean")
+				f.Fail("recoverable must be a boolean")
 			}
 		}
-		if f.err != nil {
-			return f.err
+		if f.Err != nil {
+			return f.err()
 		}
 		if t.replayed != "" {
 			return nil
@@ -109,23 +110,23 @@ func (t *Translator) applyStreaming(obj *jsontree.Object) *Diagnostic {
 // streamingToolStart translates tool_start (a server tool starts
 // executing) and tool_execution_request (the client must execute one).
 func (t *Translator) streamingToolStart(f *fields, thread string) *Diagnostic {
-	name := f.str("tool_name", true)
+	name := f.Str("tool_name", true)
 	var id string
-	request := f.typ == "tool_execution_request"
+	request := f.Type == "tool_execution_request"
 	if request {
-		id = f.str("execution_id", true)
+		id = f.Str("execution_id", true)
 	}
 	var args jsontree.Value
-	a := f.object("arguments")
+	a := f.Object("arguments")
 	hasArgs := a != nil
 	if hasArgs {
 		args = a
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
 	if hasArgs && len(argsJSON(args)) > t.opt.MaxFieldBytes {
-		return errorf("too_large", f.typ+": arguments exceed the field limit")
+		return errorf("too_large", f.Type+": arguments exceed the field limit")
 	}
 	if t.replayed != "" {
 		return nil
@@ -156,22 +157,22 @@ func (t *Translator) streamingToolStart(f *fields, thread string) *Diagnostic {
 // streamingToolEnd translates tool_end: the oldest running tool_start of
 // that name has finished with its result.
 func (t *Translator) streamingToolEnd(f *fields, thread string) *Diagnostic {
-	name := f.str("tool_name", true)
-	result, ok := f.obj.Get("result")
+	name := f.Str("tool_name", true)
+	result, ok := f.Obj.Get("result")
 	if !ok {
-		f.fail("result is required")
+		f.Fail("result is required")
 	}
 	var meta *jsontree.Object
-	if v, ok := f.obj.Get("execution_time_ms"); ok && v != nil {
+	if v, ok := f.Obj.Get("execution_time_ms"); ok && v != nil {
 		n, isNum := v.(jsontree.Number)
 		if !isNum {
-			f.fail("execution_time_ms must be a number")
+			f.Fail("execution_time_ms must be a number")
 		}
 		meta = jsontree.NewObject(1)
 		meta.Set("executionTimeMs", n)
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
 	if t.replayed != "" {
 		return nil
@@ -200,24 +201,24 @@ func (t *Translator) streamingToolEnd(f *fields, thread string) *Diagnostic {
 // messageComplete translates message_complete: the message's final text
 // wins over the streamed tokens where they disagree, then the run finishes.
 func (t *Translator) messageComplete(f *fields, thread string) *Diagnostic {
-	mo := f.object("message")
-	if mo == nil && f.err == nil {
-		f.fail("message is required")
+	mo := f.Object("message")
+	if mo == nil && f.Err == nil {
+		f.Fail("message is required")
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
-	mf := fields{obj: mo, typ: "message_complete: message"}
-	role := mf.str("role", true)
-	content := mf.str("content", true)
-	meta := mf.object("metadata")
+	mf := fieldsOf(mo, "message_complete: message")
+	role := mf.Str("role", true)
+	content := mf.Str("content", true)
+	meta := mf.Object("metadata")
 	switch role {
 	case "assistant", "user", "system", "developer", "":
 	default:
-		mf.fail("role must be one of assistant, user, system")
+		mf.Fail("role must be one of assistant, user, system")
 	}
-	if mf.err != nil {
-		return mf.err
+	if mf.Err != nil {
+		return mf.err()
 	}
 	if len(content) > t.opt.MaxFieldBytes {
 		return errorf("too_large", "message_complete: content exceeds the field limit")
@@ -278,7 +279,7 @@ func (t *Translator) reconcileSegments(content string) string {
 		if len(t.segs) > 1 && strings.HasPrefix(content, all) {
 			delta = content[len(all):]
 		} else {
-			delta, replace = reconcile(shown, content)
+			delta, replace = eventjson.Reconcile(shown, content)
 		}
 		if replace {
 			t.amendText(id, false, content)
@@ -301,19 +302,4 @@ func (t *Translator) reconcileSegments(content string) string {
 	id := t.seg
 	t.closeSegment("")
 	return id
-}
-
-// reconcile compares the full text a dialect sends with the text it
-// streamed: it returns the suffix to append when full extends it, "" when
-// full is what was streamed or a stale prefix of it, and replace when they
-// disagree.
-func reconcile(shown []byte, full string) (delta string, replace bool) {
-	cur := string(shown)
-	switch {
-	case strings.HasPrefix(full, cur):
-		return full[len(cur):], false
-	case strings.HasPrefix(cur, full):
-		return "", false
-	}
-	return "", true
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -104,83 +105,83 @@ func (t *Translator) applyAGUI(name string, data []byte, obj *jsontree.Object) *
 // not as the delta canonical AG-UI requires.
 func checkCanonical(obj *jsontree.Object, whole bool) *Diagnostic {
 	typ := objString(obj, "type")
-	f := fields{obj: obj, typ: typ}
-	f.str("type", true)
+	f := fieldsOf(obj, typ)
+	f.Str("type", true)
 	if v, ok := obj.Get("timestamp"); ok && v != nil {
 		if _, isNum := v.(jsontree.Number); !isNum {
-			f.fail("timestamp must be a number")
+			f.Fail("timestamp must be a number")
 		}
 	}
 	if v, ok := obj.Get("metadata"); ok {
 		if _, isObj := v.(*jsontree.Object); !isObj {
-			f.fail("metadata must be an object")
+			f.Fail("metadata must be an object")
 		}
 	}
 	switch typ {
 	case "TEXT_MESSAGE_START":
-		f.str("messageId", true)
-		switch role, _ := f.optStr("role"); role {
+		f.Str("messageId", true)
+		switch role, _ := f.OptStr("role"); role {
 		case "", "assistant", "user", "system", "developer":
 		default:
-			f.fail("role must be one of developer, system, assistant, user")
+			f.Fail("role must be one of developer, system, assistant, user")
 		}
-		f.optStr("name")
+		f.OptStr("name")
 	case "TEXT_MESSAGE_END", "REASONING_START", "REASONING_END", "REASONING_MESSAGE_START", "REASONING_MESSAGE_END":
-		f.str("messageId", true)
+		f.Str("messageId", true)
 	case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT":
-		f.str("messageId", true)
-		f.str("delta", !whole)
+		f.Str("messageId", true)
+		f.Str("delta", !whole)
 	case "TOOL_CALL_START":
-		f.str("toolCallId", true)
-		f.str("toolCallName", true)
-		f.optStr("parentMessageId")
+		f.Str("toolCallId", true)
+		f.Str("toolCallName", true)
+		f.OptStr("parentMessageId")
 	case "TOOL_CALL_ARGS":
-		f.str("toolCallId", true)
-		f.str("delta", !whole)
+		f.Str("toolCallId", true)
+		f.Str("delta", !whole)
 	case "TOOL_CALL_END":
-		f.str("toolCallId", true)
+		f.Str("toolCallId", true)
 	case "TOOL_CALL_RESULT":
-		f.str("messageId", true)
-		f.str("toolCallId", true)
-		f.str("content", true)
+		f.Str("messageId", true)
+		f.Str("toolCallId", true)
+		f.Str("content", true)
 	case "RUN_STARTED":
-		f.str("threadId", true)
-		f.str("runId", true)
-		f.optStr("parentRunId")
-		if in := f.object("input"); in != nil {
+		f.Str("threadId", true)
+		f.Str("runId", true)
+		f.OptStr("parentRunId")
+		if in := f.Object("input"); in != nil {
 			if v, ok := in.Get("messages"); ok && v != nil {
 				if _, isArr := v.(*jsontree.Array); !isArr {
-					f.fail("input.messages must be an array")
+					f.Fail("input.messages must be an array")
 				}
 			}
 		}
 	case "RUN_FINISHED":
-		f.optStr("threadId")
-		f.optStr("runId")
-		if o := f.object("outcome"); o != nil {
+		f.OptStr("threadId")
+		f.OptStr("runId")
+		if o := f.Object("outcome"); o != nil {
 			switch v, _ := o.Get("type"); v {
 			case "success":
 			case "interrupt":
 				if l, _ := o.Get("interrupts"); l == nil {
-					f.fail("outcome.interrupts is required")
+					f.Fail("outcome.interrupts is required")
 				} else if _, isArr := l.(*jsontree.Array); !isArr {
-					f.fail("outcome.interrupts must be an array")
+					f.Fail("outcome.interrupts must be an array")
 				}
 			default:
-				f.fail(`outcome.type must be "success" or "interrupt"`)
+				f.Fail(`outcome.type must be "success" or "interrupt"`)
 			}
 		}
-		f.array("usage")
+		f.Array("usage", false)
 	case "RUN_ERROR":
-		f.str("message", true)
-		f.optStr("code")
-		f.array("usage")
+		f.Str("message", true)
+		f.OptStr("code")
+		f.Array("usage", false)
 	case "STEP_STARTED", "STEP_FINISHED":
-		f.str("stepName", true)
+		f.Str("stepName", true)
 	case "CUSTOM":
-		f.str("name", true)
+		f.Str("name", true)
 	}
-	return f.err
+	return f.err()
 }
 
 // readVariant rewrites TanStack's variant fields of obj into canonical ones
@@ -188,7 +189,7 @@ func checkCanonical(obj *jsontree.Object, whole bool) *Diagnostic {
 // field. It emits nothing.
 func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 	typ := objString(obj, "type")
-	f := fields{obj: obj, typ: typ}
+	f := fieldsOf(obj, typ)
 	missing := func(key string) bool {
 		v, ok := obj.Get(key)
 		return !ok || v == nil
@@ -206,9 +207,9 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 		if d, _ := obj.Get("delta"); d != nil && d != "" {
 			return nil // a canonical delta
 		}
-		content, ok := f.optStr("content")
-		if !ok || f.err != nil {
-			return f.err
+		content, ok := f.OptStr("content")
+		if !ok || f.Err != nil {
+			return f.err()
 		}
 		x.used, x.content, x.hasContent = true, content, true
 	case "RUN_STARTED":
@@ -231,7 +232,7 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 		if u, ok := obj.Get("usage"); ok {
 			if uo, isObj := u.(*jsontree.Object); isObj {
 				x.used = true
-				model, _ := f.optStr("model")
+				model, _ := f.OptStr("model")
 				arr, err := usageArray(uo, model, "RUN_FINISHED")
 				if err != nil {
 					return err
@@ -239,16 +240,16 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 				set("usage", arr)
 			}
 		}
-		return f.err
+		return f.err()
 	case "RUN_ERROR":
 		if missing("message") {
-			if e := f.object("error"); e != nil {
+			if e := f.Object("error"); e != nil {
 				x.used = true
-				ef := fields{obj: e, typ: "RUN_ERROR: error"}
-				msg := ef.str("message", true)
-				code, hasCode := ef.optStr("code")
-				if ef.err != nil {
-					return ef.err
+				ef := fieldsOf(e, "RUN_ERROR: error")
+				msg := ef.Str("message", true)
+				code, hasCode := ef.OptStr("code")
+				if ef.Err != nil {
+					return ef.err()
 				}
 				set("message", msg)
 				if hasCode && missing("code") {
@@ -257,12 +258,12 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 				drop("error")
 			}
 		}
-		return f.err
+		return f.err()
 	case "TOOL_CALL_START":
 		if missing("toolCallName") {
-			name, ok := f.optStr("toolName")
-			if !ok || f.err != nil {
-				return f.err
+			name, ok := f.OptStr("toolName")
+			if !ok || f.Err != nil {
+				return f.err()
 			}
 			x.used = true
 			set("toolCallName", name)
@@ -273,9 +274,9 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 		}
 	case "TOOL_CALL_ARGS":
 		if missing("delta") {
-			args, ok := f.optStr("args")
-			if !ok || f.err != nil {
-				return f.err
+			args, ok := f.OptStr("args")
+			if !ok || f.Err != nil {
+				return f.err()
 			}
 			x.used, x.content, x.hasContent = true, args, true
 		}
@@ -293,9 +294,9 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 		}
 	case "STEP_STARTED", "STEP_FINISHED":
 		if missing("stepName") {
-			id, ok := f.optStr("stepId")
-			if !ok || f.err != nil {
-				return f.err
+			id, ok := f.OptStr("stepId")
+			if !ok || f.Err != nil {
+				return f.err()
 			}
 			x.used = true
 			set("stepName", id)
@@ -321,16 +322,16 @@ func (t *Translator) readVariant(obj *jsontree.Object, x *variant) *Diagnostic {
 			x.clientSide = name == "tool-input-available"
 		}
 	}
-	return f.err
+	return f.err()
 }
 
 // readThinking reads the thinking text a TanStack STEP_FINISHED streams:
 // delta, else content, the whole text so far, compared with what arrived.
 func (t *Translator) readThinking(obj *jsontree.Object, f *fields, x *variant) *Diagnostic {
-	delta, hasDelta := f.optStr("delta")
-	content, hasContent := f.optStr("content")
-	if f.err != nil {
-		return f.err
+	delta, hasDelta := f.OptStr("delta")
+	content, hasContent := f.OptStr("content")
+	if f.Err != nil {
+		return f.err()
 	}
 	step := objString(obj, "stepName")
 	var shown []byte
@@ -343,7 +344,7 @@ func (t *Translator) readThinking(obj *jsontree.Object, f *fields, x *variant) *
 	case hasDelta && delta != "":
 		x.thinking = delta
 	case hasContent:
-		x.thinking, x.replaceThinking = reconcile(shown, content)
+		x.thinking, x.replaceThinking = eventjson.Reconcile(shown, content)
 		if x.replaceThinking {
 			x.thinking = content
 		}
@@ -476,11 +477,11 @@ func (t *Translator) applyTanStack(name string, data []byte, obj *jsontree.Objec
 	if !tanstackChunk(typ) {
 		return errNotMine
 	}
-	f := fields{obj: obj, typ: typ}
-	base, _ := f.optStr("id") // the response id: names the messages it creates
+	f := fieldsOf(obj, typ)
+	base, _ := f.OptStr("id") // the response id: names the messages it creates
 	ts := timestampOf(obj)
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
 	switch typ {
 	case "content":
@@ -492,13 +493,13 @@ func (t *Translator) applyTanStack(name string, data []byte, obj *jsontree.Objec
 	case "tool-input-available", "approval-requested":
 		return t.tanstackToolRequest(&f, base, ts)
 	case "tool_result":
-		id := f.str("toolCallId", true)
+		id := f.Str("toolCallId", true)
 		v, ok := obj.Get("content")
 		if !ok {
-			f.fail("content is required")
+			f.Fail("content is required")
 		}
-		if f.err != nil {
-			return f.err
+		if f.Err != nil {
+			return f.err()
 		}
 		if t.replayed != "" {
 			return nil
@@ -511,11 +512,11 @@ func (t *Translator) applyTanStack(name string, data []byte, obj *jsontree.Objec
 		}
 		t.toolResult(id, toolContent(v))
 	case "done":
-		reason, hasReason := f.optStr("finishReason")
+		reason, hasReason := f.OptStr("finishReason")
 		var usage *jsontree.Array
 		switch u, _ := obj.Get("usage"); u := u.(type) {
 		case *jsontree.Object:
-			model, _ := f.optStr("model")
+			model, _ := f.OptStr("model")
 			var err *Diagnostic
 			if usage, err = usageArray(u, model, "done"); err != nil {
 				return err
@@ -524,10 +525,10 @@ func (t *Translator) applyTanStack(name string, data []byte, obj *jsontree.Objec
 			usage = u // already TokenUsage[]
 		case nil:
 		default:
-			f.fail("usage must be an object")
+			f.Fail("usage must be an object")
 		}
-		if f.err != nil {
-			return f.err
+		if f.Err != nil {
+			return f.err()
 		}
 		if t.replayed != "" {
 			return nil
@@ -538,18 +539,18 @@ func (t *Translator) applyTanStack(name string, data []byte, obj *jsontree.Objec
 		}
 		t.finishRun(usage, ts)
 	case "error":
-		e := f.object("error")
-		if e == nil && f.err == nil {
-			f.fail("error is required")
+		e := f.Object("error")
+		if e == nil && f.Err == nil {
+			f.Fail("error is required")
 		}
-		if f.err != nil {
-			return f.err
+		if f.Err != nil {
+			return f.err()
 		}
-		ef := fields{obj: e, typ: "error: error"}
-		msg := ef.str("message", true)
-		code, hasCode := ef.optStr("code")
-		if ef.err != nil {
-			return ef.err
+		ef := fieldsOf(e, "error: error")
+		msg := ef.Str("message", true)
+		code, hasCode := ef.OptStr("code")
+		if ef.Err != nil {
+			return ef.err()
 		}
 		if t.replayed != "" {
 			return nil
@@ -562,18 +563,18 @@ func (t *Translator) applyTanStack(name string, data []byte, obj *jsontree.Objec
 // tanstackText translates a content or thinking chunk: delta when it has
 // one, else content, the whole text so far, compared with the segment's.
 func (t *Translator) tanstackText(f *fields, base string, thinking bool, ts jsontree.Number) *Diagnostic {
-	delta, hasDelta := f.optStr("delta")
-	content, hasContent := f.optStr("content")
-	f.optStr("role")
-	if f.err == nil && !hasDelta && !hasContent {
-		f.fail("delta or content is required")
+	delta, hasDelta := f.OptStr("delta")
+	content, hasContent := f.OptStr("content")
+	f.OptStr("role")
+	if f.Err == nil && !hasDelta && !hasContent {
+		f.Fail("delta or content is required")
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
 	whole := delta == "" && hasContent
 	if whole && len(content) > t.opt.MaxFieldBytes {
-		return errorf("too_large", f.typ+": content exceeds the field limit")
+		return errorf("too_large", f.Type+": content exceeds the field limit")
 	}
 	// plan compares a whole text with the open segment's.
 	plan := func() (string, bool) {
@@ -585,9 +586,9 @@ func (t *Translator) tanstackText(f *fields, base string, thinking bool, ts json
 		}
 		r := t.text(t.seg)
 		if thinking {
-			return reconcile(r.reasoning, content)
+			return eventjson.Reconcile(r.reasoning, content)
 		}
-		return reconcile(r.text, content)
+		return eventjson.Reconcile(r.text, content)
 	}
 	delta, replace := plan()
 	if !replace {
@@ -617,35 +618,35 @@ func (t *Translator) tanstackText(f *fields, base string, thinking bool, ts json
 // index (or of a new toolCall.id) starts the call, every chunk appends its
 // arguments.
 func (t *Translator) tanstackToolCall(f *fields, base string, ts jsontree.Number) *Diagnostic {
-	tc := f.object("toolCall")
-	if tc == nil && f.err == nil {
-		f.fail("toolCall is required")
+	tc := f.Object("toolCall")
+	if tc == nil && f.Err == nil {
+		f.Fail("toolCall is required")
 	}
 	index, hasIndex := -1, false
-	if v, ok := f.obj.Get("index"); ok && v != nil {
+	if v, ok := f.Obj.Get("index"); ok && v != nil {
 		n, isNum := v.(jsontree.Number)
 		x, err := strconv.ParseFloat(string(n), 64)
 		if !isNum || err != nil || x < 0 || x != math.Trunc(x) || x > 1<<30 {
-			f.fail("index must be a non-negative integer")
+			f.Fail("index must be a non-negative integer")
 		}
 		index, hasIndex = int(x), true
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
-	tf := fields{obj: tc, typ: "tool_call: toolCall"}
-	id, hasID := tf.optStr("id")
+	tf := fieldsOf(tc, "tool_call: toolCall")
+	id, hasID := tf.OptStr("id")
 	var name, args string
-	if fn := tf.object("function"); fn != nil {
-		ff := fields{obj: fn, typ: "tool_call: toolCall.function"}
-		name, _ = ff.optStr("name")
-		args, _ = ff.optStr("arguments")
-		if ff.err != nil {
-			return ff.err
+	if fn := tf.Object("function"); fn != nil {
+		ff := fieldsOf(fn, "tool_call: toolCall.function")
+		name, _ = ff.OptStr("name")
+		args, _ = ff.OptStr("arguments")
+		if ff.Err != nil {
+			return ff.err()
 		}
 	}
-	if tf.err != nil {
-		return tf.err
+	if tf.Err != nil {
+		return tf.err()
 	}
 	if id == "" && !hasIndex {
 		return errorf("bad_event", "tool_call: toolCall.id or index is required")
@@ -705,21 +706,21 @@ func (t *Translator) tanstackToolCall(f *fields, base string, ts jsontree.Number
 // the tool) and approval-requested (the user must approve it): the call's
 // input is complete, and the request shows on the call.
 func (t *Translator) tanstackToolRequest(f *fields, base string, ts jsontree.Number) *Diagnostic {
-	id := f.str("toolCallId", true)
-	name, _ := f.optStr("toolName")
-	input, hasInput := f.obj.Get("input")
+	id := f.Str("toolCallId", true)
+	name, _ := f.OptStr("toolName")
+	input, hasInput := f.Obj.Get("input")
 	var approval *jsontree.Object
-	if f.typ == "approval-requested" {
-		approval = f.object("approval")
-		if approval == nil && f.err == nil {
-			f.fail("approval is required")
+	if f.Type == "approval-requested" {
+		approval = f.Object("approval")
+		if approval == nil && f.Err == nil {
+			f.Fail("approval is required")
 		}
 	}
-	if f.err != nil {
-		return f.err
+	if f.Err != nil {
+		return f.err()
 	}
 	if hasInput && len(argsJSON(input)) > t.opt.MaxFieldBytes {
-		return errorf("too_large", f.typ+": input exceeds the field limit")
+		return errorf("too_large", f.Type+": input exceeds the field limit")
 	}
 	if t.replayed != "" {
 		return nil

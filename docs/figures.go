@@ -225,7 +225,7 @@ func FiguresPage(figs map[string]string) string {
 	b.WriteString("writes (`bench/results.json`, `results-chromium.json`, `results-agent.json`,\n")
 	b.WriteString("`results-agent-legacy.json`). `make docs-figures` writes this page and the same figures where the\n")
 	b.WriteString("other pages quote them; `go test ./docs/` fails when a page disagrees with it, and\n")
-	b.WriteString("`web/test/figures.test.mjs` when the built module is more than 1% off the recorded sizes.\n")
+	b.WriteString("`web/test/unit/figures.test.mjs` when the built module is more than 1% off the recorded sizes.\n")
 	b.WriteString("What the benchmarks measure, and how: [performance.md](performance.md) and `bench/README.md`.\n")
 	for _, f := range figureList {
 		b.WriteString("\n## " + f.title + "\n\n")

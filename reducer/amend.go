@@ -2,8 +2,8 @@ package reducer
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
@@ -58,29 +58,29 @@ func (r *Reducer) amend(c *Change, value jsontree.Value) {
 		c.fail("bad_event", amendWhat+": must be an object")
 		return
 	}
-	f := fields{obj: obj, typ: amendWhat}
-	msgID, hasMsg := f.optStr("messageId")
-	content, hasContent := f.optStr("content")
-	reasoning, hasReasoning := f.optStr("reasoning")
-	toolID, hasTool := f.optStr("toolCallId")
-	argsText, hasArgsText := f.optStr("argsText")
+	f := fieldsOf(obj, amendWhat)
+	msgID, hasMsg := f.OptStr("messageId")
+	content, hasContent := f.OptStr("content")
+	reasoning, hasReasoning := f.OptStr("reasoning")
+	toolID, hasTool := f.OptStr("toolCallId")
+	argsText, hasArgsText := f.OptStr("argsText")
 	args, hasArgs := obj.Get("args")
-	name, hasName := f.optStr("name")
-	approval := f.object("approval")
-	meta := f.object("metadata")
+	name, hasName := f.OptStr("name")
+	approval := f.Object("approval")
+	meta := f.Object("metadata")
 	clientSide, _ := obj.Get("clientSide")
-	reason, hasReason := f.optStr("finishReason")
+	reason, hasReason := f.OptStr("finishReason")
 	recoverable, hasRecoverable := obj.Get("recoverable")
 	if hasRecoverable {
 		if _, isBool := recoverable.(bool); !isBool {
-			f.fail("recoverable must be a boolean")
+			f.Fail("recoverable must be a boolean")
 		}
 	}
 	if (hasContent || hasReasoning || meta != nil) && !hasMsg || (hasArgsText || hasArgs || hasName || approval != nil || clientSide == true) && !hasTool {
-		f.fail("messageId or toolCallId is required")
+		f.Fail("messageId or toolCallId is required")
 	}
-	if f.err != nil {
-		c.failErr(f.err)
+	if f.Err != nil {
+		c.failErr(f.Err)
 		return
 	}
 	// An amendment is refused whole, before anything changes: each text
@@ -154,25 +154,11 @@ func (r *Reducer) amend(c *Change, value jsontree.Value) {
 	}
 }
 
-// reconcile compares a whole text sent again with the text shown: it
-// returns the suffix to append when full extends it, "" when full is what
-// is shown or a stale prefix of it, and replace when they disagree.
-func reconcile(shown []byte, full string) (delta string, replace bool) {
-	cur := bytesString(shown)
-	switch {
-	case strings.HasPrefix(full, cur):
-		return full[len(cur):], false
-	case strings.HasPrefix(cur, full):
-		return "", false
-	}
-	return "", true
-}
-
 // amendText makes the content of m agree with text, its whole text so far.
 func (r *Reducer) amendText(c *Change, m *Message, text string) {
 	delta, replace := text, false
 	if m.contentKind != contentValue {
-		delta, replace = reconcile(m.text, text)
+		delta, replace = eventjson.Reconcile(m.text, text)
 	}
 	if !replace {
 		if delta != "" {
@@ -191,7 +177,7 @@ func (r *Reducer) amendText(c *Change, m *Message, text string) {
 
 // amendReasoning makes the reasoning of m agree with text.
 func (r *Reducer) amendReasoning(c *Change, m *Message, text string) {
-	delta, replace := reconcile(m.reasoning, text)
+	delta, replace := eventjson.Reconcile(m.reasoning, text)
 	if replace && len(text) > r.opt.MaxFieldBytes {
 		c.fail("too_large", amendWhat+": reasoning exceeds the field limit")
 		return
@@ -213,7 +199,7 @@ func (r *Reducer) amendReasoning(c *Change, m *Message, text string) {
 
 // amendArgs makes the argument text of t agree with text.
 func (r *Reducer) amendArgs(c *Change, t *ToolCall, text string) {
-	delta, replace := reconcile(t.args, text)
+	delta, replace := eventjson.Reconcile(t.args, text)
 	if !replace {
 		if delta != "" {
 			r.toolArgs(c, &Event{Type: ToolCallArgs, ToolCallID: t.ID, Delta: delta, HasDelta: true})

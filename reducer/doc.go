@@ -4,14 +4,16 @@
 // A Reducer holds an AgentState: run status, the conversation (messages),
 // tool calls tracked on their own, the shared agent state with its
 // citations, steps, pending interrupts, usage and the run result. Apply
-// takes one event as JSON text, decodes it (DecodeEvent), expands chunk
-// events the way the official @ag-ui/client does, and folds every resulting
-// canonical event into the state. The semantics follow the official client's
-// defaultApplyEvents wherever it defines them (message lookup by first id,
-// tool-call parent resolution, tool-result placement, MESSAGES_SNAPSHOT
-// merge, activity messages, metadata merge), extended with what a chat UI
-// needs: status and errors, reasoning with its duration, live tool-call
-// arguments, citations and steps.
+// takes one event as JSON text, decodes it (DecodeEvent, with the field
+// reader and limits of package eventjson, which the translators of package
+// dialect share), expands chunk events the way the official @ag-ui/client
+// does, and folds every resulting canonical event into the state. The
+// semantics follow the official client's defaultApplyEvents wherever it
+// defines them (message lookup by first id, tool-call parent resolution,
+// tool-result placement, MESSAGES_SNAPSHOT merge, activity messages,
+// metadata merge), extended with what a chat UI needs: status and errors,
+// reasoning with its duration, live tool-call arguments, citations and
+// steps.
 //
 // It folds AG-UI 1.0 (@ag-ui/client 1.0.0): subagent attribution
 // (subagentRunId on the messages events create, chunk lanes per subagent)
@@ -24,11 +26,12 @@
 // The reducer knows canonical AG-UI only. Producers that speak another
 // dialect go through a translator of package dialect first (bytes →
 // translator → canonical events → reducer); ApplyAppend folds the several
-// events one translated event stands for into one change record, and
-// NewStreamFunc feeds an SSE body's frames through such a translator. What
-// canonical AG-UI has no event for comes as an amendment, which the host
-// hands to Amend (amend.go): never an event, so a canonical stream cannot
-// forge one.
+// events one translated event stands for into one change record, and Frames,
+// for a host that parses an SSE body itself, skips what a reconnecting
+// server resends and moves the cursor (dialect.Pipeline composes the SSE
+// parser, the translator and the reducer). What canonical AG-UI has no event
+// for comes as an amendment, which the host hands to Amend (amend.go): never
+// an event, so a canonical stream cannot forge one.
 //
 // Every Apply returns a Change: the JSON Patch-like operations (add,
 // replace, remove, and append for streamed text) that turn the previous

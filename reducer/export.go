@@ -91,82 +91,82 @@ func (r *Reducer) loadTree(data []byte) error {
 }
 
 func (r *Reducer) load(o *jsontree.Object) error {
-	d := fields{obj: o, typ: "snapshot"}
+	d := fieldsOf(o, "snapshot")
 	st := &r.st
-	st.ThreadID = d.str("threadId", false)
-	st.RunID = d.str("runId", false)
-	st.Status = d.str("status", false)
+	st.ThreadID = d.Str("threadId", false)
+	st.RunID = d.Str("runId", false)
+	st.Status = d.Str("status", false)
 	switch st.Status {
 	case StatusIdle, StatusRunning, StatusError:
 	case "":
 		st.Status = StatusIdle
 	default:
-		d.fail("unknown status '" + st.Status + "'")
+		d.Fail("unknown status '" + st.Status + "'")
 	}
 	if b, ok := o.Get("isLoading"); ok {
 		st.IsLoading, _ = b.(bool)
 	}
-	if e := d.object("error"); e != nil {
-		ed := fields{obj: e, typ: "snapshot error"}
-		st.Error = &RunErr{Message: ed.str("message", false)}
-		st.Error.Code, st.Error.HasCode = ed.optStr("code")
+	if e := d.Object("error"); e != nil {
+		ed := fieldsOf(e, "snapshot error")
+		st.Error = &RunErr{Message: ed.Str("message", false)}
+		st.Error.Code, st.Error.HasCode = ed.OptStr("code")
 		if b, ok := e.Get("recoverable"); ok {
 			st.Error.Recoverable, st.Error.HasRecoverable = b.(bool)
 		}
-		if ed.err != nil {
-			return ed.err
+		if ed.Err != nil {
+			return ed.Err
 		}
 	}
 	st.State, _ = o.Get("state")
-	if steps := d.array("steps", false); steps != nil {
+	if steps := d.Array("steps", false); steps != nil {
 		for _, e := range steps.Elems {
 			so, _ := e.(*jsontree.Object)
 			if so == nil {
-				d.fail("steps entries must be objects")
+				d.Fail("steps entries must be objects")
 				break
 			}
-			sd := fields{obj: so, typ: "step"}
-			st.Steps = append(st.Steps, Step{Name: sd.str("name", true), Status: sd.str("status", true)})
-			if sd.err != nil {
-				return sd.err
+			sd := fieldsOf(so, "step")
+			st.Steps = append(st.Steps, Step{Name: sd.Str("name", true), Status: sd.Str("status", true)})
+			if sd.Err != nil {
+				return sd.Err
 			}
 		}
 	}
-	st.Interrupts = d.array("interrupts", false)
+	st.Interrupts = d.Array("interrupts", false)
 	if st.Interrupts != nil && st.Interrupts.Len() == 0 {
 		st.Interrupts = nil
 	}
-	st.Usage = d.array("usage", false)
+	st.Usage = d.Array("usage", false)
 	if st.Usage != nil && st.Usage.Len() == 0 {
 		st.Usage = nil
 	}
 	st.Result, st.HasResult = o.Get("result")
-	st.Outcome, _ = d.optStr("outcome")
-	st.LastEventID, _ = d.optStr("lastEventId")
+	st.Outcome, _ = d.OptStr("outcome")
+	st.LastEventID, _ = d.OptStr("lastEventId")
 	if n, ok := loadNumber(&d, o, "runPatches"); ok {
 		if n < 0 || n != float64(int(n)) {
-			d.fail("runPatches must be a count")
+			d.Fail("runPatches must be a count")
 		}
 		st.RunPatches = int(n)
 	}
 	st.PendingToolCallIDs = []string{}
-	if ids := d.array("pendingToolCallIds", false); ids != nil {
+	if ids := d.Array("pendingToolCallIds", false); ids != nil {
 		if !isStringArray(ids) {
-			d.fail("pendingToolCallIds must hold strings")
+			d.Fail("pendingToolCallIds must hold strings")
 		} else {
 			for _, e := range ids.Elems {
 				st.PendingToolCallIDs = append(st.PendingToolCallIDs, e.(string))
 			}
 		}
 	}
-	if t := d.object("runToolCalls"); t != nil {
+	if t := d.Object("runToolCalls"); t != nil {
 		// Absent in snapshots of no tally, and in those made before it was
 		// kept.
-		td := fields{obj: t, typ: "runToolCalls"}
+		td := fieldsOf(t, "runToolCalls")
 		for _, key := range [...]string{"started", "answered"} {
-			ids := td.array(key, false)
+			ids := td.Array(key, false)
 			if ids != nil && !isStringArray(ids) {
-				td.fail(key + " must hold strings")
+				td.Fail(key + " must hold strings")
 				break
 			}
 			var list []string
@@ -179,15 +179,15 @@ func (r *Reducer) load(o *jsontree.Object) error {
 				st.RunToolCalls.Answered = list
 			}
 		}
-		if td.err != nil {
-			return td.err
+		if td.Err != nil {
+			return td.Err
 		}
 		r.indexTally()
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err != nil {
+		return d.Err
 	}
-	for _, e := range elems(d.array("subagents", false)) {
+	for _, e := range elems(d.Array("subagents", false)) {
 		s, err := loadSubagent(e)
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.Subagents = append(st.Subagents, s)
 		r.subByID[s.ID] = s
 	}
-	msgs := elems(d.array("messages", false))
+	msgs := elems(d.Array("messages", false))
 	if len(msgs) > 0 {
 		// Sized once: growing a slice and a map of 100,000 entries step by
 		// step costs more than the messages themselves in wasm.
@@ -210,7 +210,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		}
 		r.addLoaded(m)
 	}
-	for _, e := range elems(d.array("toolCalls", false)) {
+	for _, e := range elems(d.Array("toolCalls", false)) {
 		t, err := r.loadToolCall(e)
 		if err != nil {
 			return err
@@ -219,8 +219,8 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		st.ToolCalls = append(st.ToolCalls, t)
 		r.toolByID[t.ID] = t
 	}
-	if d.err != nil {
-		return d.err
+	if d.Err != nil {
+		return d.Err
 	}
 	return nil
 }
@@ -243,8 +243,8 @@ func loadMessage(v jsontree.Value) (*Message, error) {
 	if o == nil {
 		return nil, errorf("bad_snapshot", "messages entries must be objects")
 	}
-	d := fields{obj: o, typ: "snapshot message"}
-	m := &Message{ID: d.str("id", true), Role: d.str("role", true)}
+	d := fieldsOf(o, "snapshot message")
+	m := &Message{ID: d.Str("id", true), Role: d.Str("role", true)}
 	switch c, _ := o.Get("content"); c := c.(type) {
 	case string:
 		m.contentKind, m.text = contentText, []byte(c)
@@ -254,11 +254,11 @@ func loadMessage(v jsontree.Value) (*Message, error) {
 	case *jsontree.Array, *jsontree.Object:
 		m.contentKind, m.value = contentValue, c
 	default:
-		d.fail("content must be a string, an array or an object")
+		d.Fail("content must be a string, an array or an object")
 	}
-	m.Name, m.hasName = d.optStr("name")
-	m.SubagentRunID, m.HasSubagentRunID = d.optStr("subagentRunId")
-	if s, ok := d.optStr("reasoning"); ok {
+	m.Name, m.hasName = d.OptStr("name")
+	m.SubagentRunID, m.HasSubagentRunID = d.OptStr("subagentRunId")
+	if s, ok := d.OptStr("reasoning"); ok {
 		m.hasReasoning, m.reasoning = true, []byte(s)
 		m.reasoningSlot = m.contentKind == contentNone
 	}
@@ -266,44 +266,44 @@ func loadMessage(v jsontree.Value) (*Message, error) {
 		num, _ := n.(jsontree.Number)
 		f, err := strconv.ParseFloat(string(num), 64)
 		if err != nil {
-			d.fail("reasoningDurationMs must be a number")
+			d.Fail("reasoningDurationMs must be a number")
 		}
 		m.ReasoningDurationMs, m.HasReasoningDuration = f, true
 	}
-	m.Citations = d.array("citations", false)
-	if ids := d.array("toolCallIds", false); ids != nil {
+	m.Citations = d.Array("citations", false)
+	if ids := d.Array("toolCallIds", false); ids != nil {
 		m.ToolCallIDs = make([]string, 0, ids.Len())
 		for _, e := range ids.Elems {
 			s, ok := e.(string)
 			if !ok {
-				d.fail("toolCallIds must hold strings")
+				d.Fail("toolCallIds must hold strings")
 				break
 			}
 			m.ToolCallIDs = append(m.ToolCallIDs, s)
 		}
 	}
 	if m.Role == "tool" {
-		m.ToolCallID = d.str("toolCallId", true)
+		m.ToolCallID = d.Str("toolCallId", true)
 	}
 	if e, ok := o.Get("error"); ok && e != nil {
 		m.ErrorValue = e
 	}
 	if m.Role == "activity" {
-		m.ActivityType = d.str("activityType", true)
+		m.ActivityType = d.Str("activityType", true)
 	}
-	m.EncryptedValue, m.HasEncryptedValue = d.optStr("encryptedValue")
-	m.Metadata = d.metadata()
+	m.EncryptedValue, m.HasEncryptedValue = d.OptStr("encryptedValue")
+	m.Metadata = d.Metadata()
 	if m.Role == "activity" && m.contentKind == contentValue {
 		if o, ok := m.value.(*jsontree.Object); !ok || o == nil {
-			d.fail("content of an activity message must be an object or a string")
+			d.Fail("content of an activity message must be an object or a string")
 		}
 	}
 	m.charge = activityCharge(m)
 	if b, ok := o.Get("streaming"); ok {
 		m.Streaming, _ = b.(bool)
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	return m, nil
 }
@@ -313,27 +313,27 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	if o == nil {
 		return nil, errorf("bad_snapshot", "toolCalls entries must be objects")
 	}
-	d := fields{obj: o, typ: "snapshot tool call"}
-	t := &ToolCall{ID: d.str("id", true), Name: d.str("name", false), ParentMessageID: d.str("parentMessageId", false), Status: d.str("status", true)}
-	t.args = []byte(d.str("argsText", false))
+	d := fieldsOf(o, "snapshot tool call")
+	t := &ToolCall{ID: d.Str("id", true), Name: d.Str("name", false), ParentMessageID: d.Str("parentMessageId", false), Status: d.Str("status", true)}
+	t.args = []byte(d.Str("argsText", false))
 	t.Args, _ = o.Get("args")
-	if s, ok := d.optStr("result"); ok {
+	if s, ok := d.OptStr("result"); ok {
 		t.Result, t.HasResult = s, true
-		t.ResultMessageID = d.str("resultMessageId", false)
+		t.ResultMessageID = d.Str("resultMessageId", false)
 	}
-	t.ResultContent = d.array("resultContent", false)
-	t.SubagentRunID, t.HasSubagentRunID = d.optStr("subagentRunId")
+	t.ResultContent = d.Array("resultContent", false)
+	t.SubagentRunID, t.HasSubagentRunID = d.OptStr("subagentRunId")
 	if e, ok := o.Get("error"); ok && e != nil {
 		t.ErrorValue = e
 	}
-	t.EncryptedValue, t.HasEncrypted = d.optStr("encryptedValue")
-	t.Metadata = d.metadata()
-	t.Approval = d.object("approval")
+	t.EncryptedValue, t.HasEncrypted = d.OptStr("encryptedValue")
+	t.Metadata = d.Metadata()
+	t.Approval = d.Object("approval")
 	if b, ok := o.Get("clientSide"); ok {
 		t.ClientSide, _ = b.(bool)
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	switch t.Status {
 	case ToolRunning:

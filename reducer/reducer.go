@@ -3,20 +3,14 @@ package reducer
 import (
 	"strconv"
 
+	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsonpatch"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
 // DefaultMaxDepth is the nesting limit of events and local actions when
 // Options.MaxDepth is unset.
-const DefaultMaxDepth = defaultMaxDepth
-
-// Default limits (see Options).
-const (
-	defaultMaxDepth      = 512
-	defaultMaxEventBytes = 16 << 20
-	defaultMaxFieldBytes = 32 << 20
-)
+const DefaultMaxDepth = eventjson.DefaultMaxDepth
 
 // Options configure a Reducer. The zero value is ready to use.
 type Options struct {
@@ -102,15 +96,8 @@ type Reducer struct {
 
 // New returns a Reducer with an empty state.
 func New(opt Options) *Reducer {
-	if opt.MaxEventBytes <= 0 {
-		opt.MaxEventBytes = defaultMaxEventBytes
-	}
-	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = defaultMaxDepth
-	}
-	if opt.MaxFieldBytes <= 0 {
-		opt.MaxFieldBytes = defaultMaxFieldBytes
-	}
+	l := eventjson.Limits{MaxEventBytes: opt.MaxEventBytes, MaxDepth: opt.MaxDepth, MaxFieldBytes: opt.MaxFieldBytes}.Defaults()
+	opt.MaxEventBytes, opt.MaxDepth, opt.MaxFieldBytes = l.MaxEventBytes, l.MaxDepth, l.MaxFieldBytes
 	if opt.MaxStateBytes <= 0 {
 		opt.MaxStateBytes = defaultMaxStateBytes
 	}
@@ -118,6 +105,10 @@ func New(opt Options) *Reducer {
 	r.clear()
 	return r
 }
+
+// Options returns the options r was made with, its limits' defaults
+// filled in.
+func (r *Reducer) Options() Options { return r.opt }
 
 func (r *Reducer) clear() {
 	r.st = AgentState{ThreadID: r.opt.ThreadID, Status: StatusIdle, Messages: []*Message{}, ToolCalls: []*ToolCall{}, Steps: []Step{}, State: jsontree.NewObject(0), PendingToolCallIDs: []string{}, Subagents: []*Subagent{}}
@@ -154,7 +145,7 @@ func (r *Reducer) Apply(data []byte) *Change {
 func (r *Reducer) ApplyInto(c *Change, data []byte) {
 	c.Reset()
 	if len(data) > r.opt.MaxEventBytes {
-		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
+		c.failErr(eventjson.TooLarge(len(data), r.opt.MaxEventBytes))
 		return
 	}
 	r.applyData(c, data)
@@ -166,7 +157,7 @@ func (r *Reducer) ApplyInto(c *Change, data []byte) {
 // them with it, so that they make one change record.
 func (r *Reducer) ApplyAppend(c *Change, data []byte) {
 	if len(data) > r.opt.MaxEventBytes {
-		c.fail("too_large", "event of "+strconv.Itoa(len(data))+" bytes exceeds the limit of "+strconv.Itoa(r.opt.MaxEventBytes))
+		c.failErr(eventjson.TooLarge(len(data), r.opt.MaxEventBytes))
 		return
 	}
 	r.applyData(c, data)

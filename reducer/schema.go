@@ -61,13 +61,13 @@ func (d *fields) patchOps(key string, a *jsontree.Array) *jsontree.Array {
 		at := key + "/" + strconv.Itoa(i)
 		o, ok := e.(*jsontree.Object)
 		if !ok {
-			d.fail(at + " must be an object")
+			d.Fail(at + " must be an object")
 			return a
 		}
 		op, _ := o.Get("op")
 		s, isStr := op.(string)
 		if !isStr {
-			d.fail(at + "/op must be a string")
+			d.Fail(at + "/op must be a string")
 			return a
 		}
 		switch s {
@@ -76,7 +76,7 @@ func (d *fields) patchOps(key string, a *jsontree.Array) *jsontree.Array {
 				return a
 			}
 			if _, has := o.Get("value"); !has && (s == "add" || s == "replace" || s == "test") {
-				d.fail(at + "/value is required")
+				d.Fail(at + "/value is required")
 				return a
 			}
 			if kept != nil {
@@ -101,11 +101,11 @@ func (d *fields) patchOps(key string, a *jsontree.Array) *jsontree.Array {
 func (d *fields) pointer(o *jsontree.Object, at, key string) bool {
 	v, ok := o.Get(key)
 	if !ok {
-		d.fail(at + "/" + key + " is required")
+		d.Fail(at + "/" + key + " is required")
 		return false
 	}
 	if s, isStr := v.(string); !isStr || !validPointer(s) {
-		d.fail(at + "/" + key + " must be a JSON Pointer")
+		d.Fail(at + "/" + key + " must be a JSON Pointer")
 		return false
 	}
 	return true
@@ -122,7 +122,7 @@ func (d *fields) contentParts(key string, a *jsontree.Array) *jsontree.Array {
 		at := key + "/" + strconv.Itoa(i)
 		o, isObj := p.(*jsontree.Object)
 		if !isObj {
-			d.fail(at + " must be an object")
+			d.Fail(at + " must be an object")
 			return nil
 		}
 		keep, ok := d.contentPart(at, o)
@@ -152,11 +152,11 @@ func (d *fields) contentPart(at string, o *jsontree.Object) (keep, ok bool) {
 	t, has := o.Get("type")
 	typ, isStr := t.(string)
 	if !has || t == nil {
-		d.fail(at + "/type is required")
+		d.Fail(at + "/type is required")
 		return false, false
 	}
 	if !isStr {
-		d.fail(at + "/type must be a string")
+		d.Fail(at + "/type must be a string")
 		return false, false
 	}
 	switch typ {
@@ -167,18 +167,18 @@ func (d *fields) contentPart(at string, o *jsontree.Object) (keep, ok bool) {
 	case "image", "audio", "video", "document":
 		src, has := o.Get("source")
 		if !has {
-			d.fail(at + "/source is required")
+			d.Fail(at + "/source is required")
 			return false, false
 		}
 		so, isObj := src.(*jsontree.Object)
 		if !isObj {
-			d.fail(at + "/source must be an object")
+			d.Fail(at + "/source must be an object")
 			return false, false
 		}
 		st, _ := so.Get("type")
 		sts, isStr := st.(string)
 		if !isStr {
-			d.fail(at + "/source/type must be a string")
+			d.Fail(at + "/source/type must be a string")
 			return false, false
 		}
 		switch sts {
@@ -198,7 +198,7 @@ func (d *fields) contentPart(at string, o *jsontree.Object) (keep, ok bool) {
 		return false, false
 	}
 	if m, has := o.Get("metadata"); has && m == nil {
-		d.fail(at + "/metadata must not be null")
+		d.Fail(at + "/metadata must not be null")
 		return false, false
 	}
 	return true, true
@@ -209,12 +209,12 @@ func (d *fields) partString(o *jsontree.Object, at, key string, required bool) b
 	v, has := o.Get(key)
 	if !has {
 		if required {
-			d.fail(at + "/" + key + " is required")
+			d.Fail(at + "/" + key + " is required")
 		}
 		return !required
 	}
 	if _, isStr := v.(string); !isStr {
-		d.fail(at + "/" + key + " must be a string")
+		d.Fail(at + "/" + key + " must be a string")
 		return false
 	}
 	return true

@@ -12,10 +12,10 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 	if !ok {
 		return nil, errorf("bad_message", "message is not an object")
 	}
-	d := fields{obj: o, typ: "message"}
-	m := &Message{ID: d.str("id", true), Role: d.str("role", true)}
-	if d.err != nil {
-		return nil, d.err
+	d := fieldsOf(o, "message")
+	m := &Message{ID: d.Str("id", true), Role: d.Str("role", true)}
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	content, _ := o.Get("content")
 	switch m.Role {
@@ -25,37 +25,37 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 			m.contentKind, m.text = contentText, []byte(v)
 		case *jsontree.Array:
 			if m.Role != "user" && m.Role != "tool" {
-				d.fail("content of a " + m.Role + " message must be a string")
+				d.Fail("content of a " + m.Role + " message must be a string")
 			}
 			m.contentKind, m.value = contentValue, v
 		case nil:
 			if m.Role != "assistant" {
-				d.fail("content is required")
+				d.Fail("content is required")
 			}
 		default:
-			d.fail("content must be a string")
+			d.Fail("content must be a string")
 		}
 		if m.Role != "tool" {
-			m.Name, m.hasName = d.optStr("name")
+			m.Name, m.hasName = d.OptStr("name")
 		}
 	case "reasoning":
 		s, _ := content.(string)
 		if _, isStr := content.(string); !isStr {
-			d.fail("content of a reasoning message must be a string")
+			d.Fail("content of a reasoning message must be a string")
 		}
 		m.Role, m.reasoningSlot, m.hasReasoning, m.reasoning = "assistant", true, true, []byte(s)
 	case "activity":
 		obj, isObj := content.(*jsontree.Object)
 		if !isObj {
-			d.fail("content of an activity message must be an object")
+			d.Fail("content of an activity message must be an object")
 		}
 		m.contentKind, m.value = contentValue, obj
-		m.ActivityType = d.str("activityType", true)
+		m.ActivityType = d.Str("activityType", true)
 	default:
-		d.fail("unknown role '" + m.Role + "'")
+		d.Fail("unknown role '" + m.Role + "'")
 	}
 	if m.Role == "tool" {
-		m.ToolCallID = d.str("toolCallId", true)
+		m.ToolCallID = d.Str("toolCallId", true)
 		if e, ok := o.Get("error"); ok && e != nil {
 			m.ErrorValue = e
 		}
@@ -64,19 +64,19 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 		if tv, ok := o.Get("toolCalls"); ok && tv != nil {
 			list, isArr := tv.(*jsontree.Array)
 			if !isArr {
-				d.fail("toolCalls must be an array")
+				d.Fail("toolCalls must be an array")
 			} else {
 				m.ToolCallIDs = make([]string, 0, len(list.Elems))
 				for _, e := range list.Elems {
 					tc, _ := e.(*jsontree.Object)
 					if tc == nil {
-						d.fail("toolCalls entries must be objects")
+						d.Fail("toolCalls entries must be objects")
 						break
 					}
 					id, _ := tc.Get("id")
 					s, isStr := id.(string)
 					if !isStr {
-						d.fail("toolCalls entries need a string id")
+						d.Fail("toolCalls entries need a string id")
 						break
 					}
 					m.ToolCallIDs = append(m.ToolCallIDs, s)
@@ -85,13 +85,13 @@ func (r *Reducer) importMessage(raw jsontree.Value) (*Message, error) {
 		}
 	}
 	// A null tag counts as absent (the official merge deletes it).
-	m.SubagentRunID, m.HasSubagentRunID = d.optStr("subagentRunId")
-	if ev, ok := d.optStr("encryptedValue"); ok && m.Role != "activity" {
+	m.SubagentRunID, m.HasSubagentRunID = d.OptStr("subagentRunId")
+	if ev, ok := d.OptStr("encryptedValue"); ok && m.Role != "activity" {
 		m.EncryptedValue, m.HasEncryptedValue = ev, true
 	}
-	m.Metadata = d.metadata()
-	if d.err != nil {
-		return nil, d.err
+	m.Metadata = d.Metadata()
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	m.charge = activityCharge(m)
 	return m, nil

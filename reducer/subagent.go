@@ -160,28 +160,28 @@ func loadSubagent(v jsontree.Value) (*Subagent, error) {
 	if o == nil {
 		return nil, errorf("bad_snapshot", "subagents entries must be objects")
 	}
-	d := fields{obj: o, typ: "snapshot subagent"}
-	s := &Subagent{ID: d.str("id", true), Name: d.str("name", false), Status: d.str("status", true)}
-	s.Description, s.HasDescription = d.optStr("description")
-	s.ParentSubagentRunID, _ = d.optStr("parentSubagentRunId")
-	s.ParentToolCallID, _ = d.optStr("parentToolCallId")
-	s.ParentMessageID, _ = d.optStr("parentMessageId")
+	d := fieldsOf(o, "snapshot subagent")
+	s := &Subagent{ID: d.Str("id", true), Name: d.Str("name", false), Status: d.Str("status", true)}
+	s.Description, s.HasDescription = d.OptStr("description")
+	s.ParentSubagentRunID, _ = d.OptStr("parentSubagentRunId")
+	s.ParentToolCallID, _ = d.OptStr("parentToolCallId")
+	s.ParentMessageID, _ = d.OptStr("parentMessageId")
 	s.Result, s.HasResult = o.Get("result")
-	s.InterruptIDs = d.array("interruptIds", false)
-	if e := d.object("error"); e != nil {
-		ed := fields{obj: e, typ: "snapshot subagent error"}
-		s.Error = &RunErr{Message: ed.str("message", false)}
-		s.Error.Code, s.Error.HasCode = ed.optStr("code")
+	s.InterruptIDs = d.Array("interruptIds", false)
+	if e := d.Object("error"); e != nil {
+		ed := fieldsOf(e, "snapshot subagent error")
+		s.Error = &RunErr{Message: ed.Str("message", false)}
+		s.Error.Code, s.Error.HasCode = ed.OptStr("code")
 	}
 	s.StartTime, s.HasStart = loadNumber(&d, o, "startTime")
 	s.EndTime, s.HasEnd = loadNumber(&d, o, "endTime")
 	switch s.Status {
 	case SubagentStatusRunning, SubagentStatusFinished, SubagentStatusSuspended, SubagentStatusError:
 	default:
-		d.fail("unknown subagent status '" + s.Status + "'")
+		d.Fail("unknown subagent status '" + s.Status + "'")
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	return s, nil
 }
@@ -194,7 +194,7 @@ func loadNumber(d *fields, o *jsontree.Object, key string) (float64, bool) {
 	n, _ := v.(jsontree.Number)
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
-		d.fail(key + " must be a number")
+		d.Fail(key + " must be a number")
 		return 0, false
 	}
 	return f, true

@@ -1,8 +1,9 @@
 // Command wasm is the WebAssembly bridge between JavaScript and package
 // reducer (GOOS=js GOARCH=wasm; built by cmd/wasm-build into
 // web/dist/agui.wasm, used through web/agui.js). Each reducer has a
-// translator of package dialect in front of it: an event goes bytes →
-// translator (dialect → canonical AG-UI) → reducer → change record.
+// translator of package dialect in front of it, composed by a
+// dialect.Pipeline: an event goes bytes → SSE frames → translator (dialect
+// → canonical AG-UI) → reducer → change record.
 //
 // JS talks to it through //go:wasmexport functions (main_js.go), not
 // js.FuncOf: a wasmexport call costs nanoseconds, a js.FuncOf call about
@@ -36,31 +37,14 @@ import (
 )
 
 // instance is one reducer (one chat or thread), the translator in front of
-// it, and its reusable buffers.
+// it, the pipeline composing them with the SSE body being fed, and its
+// reusable buffers.
 type instance struct {
 	r      *reducer.Reducer
 	t      *dialect.Translator
-	change reducer.Change  // reused by every apply
-	stream *reducer.Stream // the SSE body being fed; nil between streams
-	depth  int             // the reducer's MaxDepth option (0: its default)
-	cur    *reducer.Change // the change applyFrame is filling
-	fold   func([]byte)    // folds one canonical event into cur (made once: no allocation per event)
-	amend  func([]byte)    // folds one amendment into cur
-}
-
-// applyFrame folds one frame: the translator turns it into canonical
-// events, which make one change record with its diagnostics.
-func (inst *instance) applyFrame(c *reducer.Change, name string, data []byte) {
-	c.Reset()
-	inst.cur = c
-	diags := inst.t.TranslateTo(name, data, inst.fold, inst.amend)
-	for _, d := range diags {
-		level := reducer.LevelError
-		if d.Warning {
-			level = reducer.LevelWarning
-		}
-		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
-	}
+	p      *dialect.Pipeline // frames → translator → reducer
+	change reducer.Change    // reused by every apply
+	depth  int               // the reducer's MaxDepth option (0: its default)
 }
 
 var (
@@ -117,7 +101,7 @@ func recoverCall(h int32, n *int32) {
 	}
 	c := reducer.Change{Diagnostics: []reducer.Diagnostic{{Code: code, Level: reducer.LevelError, Message: msg}}}
 	if inst := instances[h]; inst != nil && inst.r != nil && code == "panic" {
-		inst.stream = nil // the SSE parser's position is unknown now
+		inst.p.Drop() // the SSE parser's position is unknown now
 		func() {
 			defer func() { _ = recover() }()
 			c.Ops = []reducer.Op{{Kind: reducer.OpReplace, Path: "", Value: inst.r.Snapshot()}}
@@ -211,8 +195,7 @@ func create(opts []byte) int32 {
 	inst := &instance{r: reducer.New(o), depth: o.MaxDepth, t: dialect.New(dialect.Options{
 		Dialect: dialectName, NewID: o.NewID, MaxEventBytes: o.MaxEventBytes, MaxDepth: o.MaxDepth, MaxFieldBytes: o.MaxFieldBytes,
 	})}
-	inst.fold = func(ev []byte) { inst.r.ApplyAppend(inst.cur, ev) }
-	inst.amend = func(v []byte) { inst.r.Amend(inst.cur, v) }
+	inst.p = dialect.NewPipeline(inst.r, inst.t)
 	instances[lastHandle] = inst
 	return lastHandle
 }
@@ -235,7 +218,7 @@ func dispose(h int32) int32 {
 // its JSON text. The output is its change record.
 func apply(h int32, name, data []byte) int32 {
 	inst := lookup(h)
-	inst.applyFrame(&inst.change, string(name), data)
+	inst.p.Apply(&inst.change, string(name), data)
 	out = inst.change.AppendJSON(out[:0])
 	return ok()
 }
@@ -258,7 +241,7 @@ const (
 
 func applyCompact(h int32, name, data []byte) int32 {
 	inst := lookup(h)
-	inst.applyFrame(&inst.change, string(name), data)
+	inst.p.Apply(&inst.change, string(name), data)
 	c := &inst.change
 	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && !hasLoneSurrogate(c.Ops[0].Text) {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
@@ -315,11 +298,8 @@ func messageField(path string) (field byte, index uint32, ok bool) {
 // it completes. The output is a JSON array of the non-empty change records.
 func feed(h int32, chunk []byte) int32 {
 	inst := lookup(h)
-	if inst.stream == nil {
-		inst.stream = inst.r.NewStreamFunc(inst.applyFrame)
-	}
 	out = append(out[:0], '[')
-	inst.stream.Feed(chunk, func(c *reducer.Change) {
+	inst.p.Feed(chunk, func(c *reducer.Change) {
 		if c.Empty() {
 			return
 		}
@@ -360,11 +340,7 @@ func lastEventID(h int32) int32 {
 
 // endStream ends the SSE body being fed: the next feed starts a new one.
 func endStream(h int32) int32 {
-	inst := lookup(h)
-	if inst.stream != nil {
-		inst.stream.Close()
-		inst.stream = nil
-	}
+	lookup(h).p.Close()
 	return 0
 }
 
@@ -483,7 +459,7 @@ func setMessages(h int32, data []byte) int32 {
 
 func reset(h int32) int32 {
 	inst := lookup(h)
-	inst.stream = nil
+	inst.p.Drop()
 	inst.t.Reset()
 	return change(inst.r.Reset())
 }
@@ -509,41 +485,10 @@ func restore(h int32, data []byte) int32 {
 	} else {
 		// From the restored state, not the text: reading 100,000
 		// messages again would cost as much as the restore.
-		inst.t.ResumeConversation(conversationOf(inst.r.State()))
+		inst.t.ResumeConversation(dialect.ConversationOf(inst.r.State()))
 	}
-	inst.stream = nil
+	inst.p.Drop()
 	return change(c)
-}
-
-// conversationOf is what a translator needs of st: what
-// dialect.ReadConversation reads of the snapshot st was restored from.
-// The strings are the state's own.
-func conversationOf(st *reducer.AgentState) *dialect.Conversation {
-	c := &dialect.Conversation{
-		ThreadID:   st.ThreadID,
-		RunID:      st.RunID,
-		Running:    st.Status == reducer.StatusRunning,
-		MessageIDs: make([]string, len(st.Messages)),
-	}
-	for i, m := range st.Messages {
-		c.MessageIDs[i] = m.ID
-	}
-	for _, tc := range st.ToolCalls {
-		c.ToolCalls = append(c.ToolCalls, dialect.ConversationToolCall{ID: tc.ID, Name: tc.Name, Running: tc.Status == reducer.ToolRunning})
-	}
-	for _, s := range st.Steps {
-		if s.Status == "running" {
-			c.RunningSteps = append(c.RunningSteps, s.Name)
-		}
-	}
-	if n := len(st.Messages); c.Running && n > 0 {
-		if m := st.Messages[n-1]; m.Role == "assistant" && m.Streaming {
-			text, _ := m.Content().(string)
-			reasoning, has := m.Reasoning()
-			c.Open = &dialect.ConversationMessage{ID: m.ID, Text: text, Reasoning: reasoning, ReasoningOpen: has && text == ""}
-		}
-	}
-	return c
 }
 
 // runInput outputs the RunAgentInput JSON for the next request; data is

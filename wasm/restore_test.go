@@ -12,7 +12,8 @@ import (
 )
 
 // checkConversationOf: after a restore, the translator learns from the
-// state (conversationOf) exactly what reading the snapshot would tell it.
+// state (dialect.ConversationOf) exactly what reading the snapshot would
+// tell it (dialect.ReadConversation).
 func checkConversationOf(t *testing.T, snapshot []byte) {
 	t.Helper()
 	r := reducer.New(reducer.Options{})
@@ -35,8 +36,8 @@ func checkConversationOf(t *testing.T, snapshot []byte) {
 	if !ok {
 		t.Fatalf("restored %q, which ReadConversation refuses", snapshot)
 	}
-	if got := conversationOf(r.State()); !reflect.DeepEqual(norm(got), norm(want)) {
-		t.Fatalf("conversationOf(restore(%q)) = %+v, ReadConversation %+v", snapshot, got, want)
+	if got := dialect.ConversationOf(r.State()); !reflect.DeepEqual(norm(got), norm(want)) {
+		t.Fatalf("dialect.ConversationOf(restore(%q)) = %+v, ReadConversation %+v", snapshot, got, want)
 	}
 }
 

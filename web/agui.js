@@ -1,43 +1,50 @@
 // AG-UI event reducer for the browser (and Node): a plain ES module over the
-// Go reducer compiled to WebAssembly (web/dist/agui.wasm, built by
-// `make wasm`). No build step: import it from a page or a bundled app (the
-// package's browser entry); Node imports agui.node.js, which adds reading
-// file: URLs. Types: agui.d.ts. Usage: README.md, "Web module".
+// Go reducer compiled to WebAssembly (dist/agui.wasm, built by `make wasm`).
+// No build step: import it from a page or a bundled app (the package's
+// browser entry); Node gets entries/agui.node.js, which adds reading file:
+// URLs. Types: types/agui.d.ts. Usage: docs/getting-started.md.
 //
-// This file is the public entry; the modules of src/ hold the parts, one
-// subject each, and data flows through them in this order:
-//   - loader.js: fetches agui.wasm (package-files.js: where it is) and starts
-//     the Go runtime of its glue (dist/wasm_exec.js, an ES module);
-//   - core.js: the wasm bridge (one loaded module, many reducer handles),
-//     with records.js for what crosses it;
-//   - ops.js and mirror.js: a plain JS copy of the agent state, kept up to
-//     date from change records with structural sharing, plus subscribe/on;
-//   - reducer.js: the same-thread reducer (a Mirror over one handle);
-//   - transport.js: run(), a POST whose SSE response is fed to a reducer;
-//   - worker-host.js: reducers whose wasm runs in a Web Worker
-//     (agui-worker.js); the page keeps only the Mirror;
-//   - content.js: textOf, a message's content as text;
-//   - thread.js and persist.js: loadThread, a thread kept by agui-relay
-//     loaded into a reducer (and its live run attached), with the last
-//     snapshot kept in IndexedDB;
-//   - agent.js: createAgent, a reducer loaded on first use plus its
-//     actions, what the framework bindings (react.js, svelte.js, vue.js)
-//     wrap.
+// This file is the public entry. The package is laid out by subject, and
+// data flows through the folders of src/ in this order:
+//   - wasm/: the module and its bridge — loader.js fetches agui.wasm
+//     (package-files.js: where it is; agui.node.js and agui.esbuild.js: the
+//     same under Node and esbuild) and starts the Go runtime of its glue
+//     (dist/wasm_exec.js); core.js is the bridge (one loaded module, many
+//     reducer handles), records.js what crosses it;
+//   - state/: the plain JS copy of the agent state — ops.js applies change
+//     records with structural sharing, mirror.js keeps it with
+//     subscribe/on, content.js renders a message's content as text;
+//   - reducer/: the reducer the page holds — reducer.js on the same thread,
+//     calls.js what any reducer's call sends (the argument text, the
+//     surrogate carry), transport.js run() (a POST whose SSE response is
+//     fed to a reducer) with run-target.js its side on the wasm and
+//     resume.js its reconnects;
+//   - worker/: the wasm in a Web Worker — host.js the page's side (the
+//     mirror stays there), serve.js the worker's, entry.js the worker
+//     module;
+//   - thread/: loadThread, a thread kept by agui-relay loaded into a
+//     reducer (and its live run attached), with the last snapshot kept in
+//     IndexedDB (persist.js);
+//   - agent/: createAgent, a reducer loaded on first use plus its actions,
+//     which the framework bindings/ (React, Svelte, Vue) wrap;
+//   - ag-ui/: the drop-in for @ag-ui/client's agents (<package>/ag-ui);
+//   - inspector/: <agui-inspector> (<package>/inspector).
+// entries/ holds the per-platform entries scripts/entries.mjs generates.
 
-import { loadCore } from './src/loader.js';
-import { packageFiles } from './src/package-files.js';
-import { eventData, chunkData } from './src/records.js';
-import { applyOps } from './src/ops.js';
-import { runStream } from './src/transport.js';
+import { loadCore } from './src/wasm/loader.js';
+import { packageFiles } from './src/wasm/package-files.js';
+import { eventData, chunkData } from './src/wasm/records.js';
+import { applyOps } from './src/state/ops.js';
+import { runStream } from './src/reducer/transport.js';
 
-export { loadReducer } from './src/reducer.js';
-export { run } from './src/transport.js';
-export { LoadError } from './src/loader.js';
-export { createWorkerHost, createWorkerReducer } from './src/worker-host.js';
-export { textOf } from './src/content.js';
-export { createAgent, EMPTY_STATE } from './src/agent.js';
-export { loadThread, persistThread, newThreadKey, threadHeaders, threadURL } from './src/thread.js';
-export { indexedDBStore, memoryStore } from './src/persist.js';
+export { loadReducer } from './src/reducer/reducer.js';
+export { run } from './src/reducer/transport.js';
+export { LoadError } from './src/wasm/loader.js';
+export { createWorkerHost, createWorkerReducer } from './src/worker/host.js';
+export { textOf } from './src/state/content.js';
+export { createAgent, EMPTY_STATE } from './src/agent/agent.js';
+export { loadThread, persistThread, newThreadKey, threadHeaders, threadURL } from './src/thread/thread.js';
+export { indexedDBStore, memoryStore } from './src/thread/persist.js';
 
 /** Internals shared with tests and the benchmark; not part of the API. */
 export const __internal = {

@@ -2,15 +2,15 @@
 // @ag-ui/client 0.0.59 (CopilotKit 1.74's): after a reload (a new agent,
 // same threadId) connectAgent() shows the thread, and mid-run attaches to
 // the live run and ends as the uninterrupted agent. See
-// bench/ag-ui-relay.test.mjs (1.0.0). No timing.
+// web/test/ag-ui/relay.test.mjs (1.0.0). No timing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from '@ag-ui/client';
-import { loadReducer } from '../../web/agui.node.js';
-import { withReducer, setReducerFactory } from '../../web/ag-ui-reducer.js';
-import { withResume } from '../../web/src/ag-ui-resume.js';
-import { normalise, quietly } from '../ag-ui-diff.mjs';
-import { startDemo, startRelay } from '../../web/test/demo-server.mjs';
+import { loadReducer } from '../../web/entries/agui.node.js';
+import { withReducer, setReducerFactory } from '../../web/src/ag-ui/with-reducer.js';
+import { withResume } from '../../web/src/ag-ui/resume.js';
+import { normalise, quietly } from '../../web/test/ag-ui/diff.mjs';
+import { startDemo, startRelay } from '../../web/test/support/demo-server.mjs';
 
 const HttpAgent = withResume(withReducer(client.HttpAgent), { transformHttpEventStream: client.transformHttpEventStream });
 const KEY = 'X-Agui-Thread-Key';

@@ -1,18 +1,18 @@
-// The drop-in agent (web/ag-ui-reducer.js) against @ag-ui/client 0.0.59 —
+// The drop-in agent (web/src/ag-ui/with-reducer.js) against @ag-ui/client 0.0.59 —
 // the version CopilotKit 1.74 depends on — installed here from this
-// folder's lockfile: the same differential tests as bench/ag-ui.test.mjs
+// folder's lockfile: the same differential tests as web/test/ag-ui/differential.test.mjs
 // (over HTTP, with recording and mutating subscribers) and
-// bench/ag-ui-apply.test.mjs (the apply step alone). No timing.
+// web/test/ag-ui/apply.test.mjs (the apply step alone). No timing.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from '@ag-ui/client';
 import { from } from 'rxjs';
-import { loadReducer } from '../../web/agui.node.js';
-import { withReducer, setReducerFactory } from '../../web/ag-ui-reducer.js';
-import { serve, observe, observeApply, runsOf, streamsIn, quietly } from '../ag-ui-diff.mjs';
+import { loadReducer } from '../../web/entries/agui.node.js';
+import { withReducer, setReducerFactory } from '../../web/src/ag-ui/with-reducer.js';
+import { serve, observe, observeApply, runsOf, streamsIn, quietly } from '../../web/test/ag-ui/diff.mjs';
 import { generate } from '../gen.mjs';
-import { randomStream } from '../ag-ui-gen.mjs';
+import { randomStream } from '../../web/test/ag-ui/random-streams.mjs';
 
 const Ours = withReducer(client.HttpAgent);
 const streams = new Map();

@@ -49,10 +49,10 @@ func TestDiagnosticsCannotForgeLines(t *testing.T) {
 	}, "\n") + "\n"
 	for _, c := range []struct {
 		name string
-		fold func(*folder, *bytes.Buffer) error
+		fold func(*dialect.Pipeline, *bytes.Buffer) error
 	}{
-		{"jsonl", func(r *folder, diag *bytes.Buffer) error { return fold(r, strings.NewReader(in), diag) }},
-		{"sse", func(r *folder, diag *bytes.Buffer) error {
+		{"jsonl", func(r *dialect.Pipeline, diag *bytes.Buffer) error { return fold(r, strings.NewReader(in), diag) }},
+		{"sse", func(r *dialect.Pipeline, diag *bytes.Buffer) error {
 			var sse strings.Builder
 			for _, l := range strings.Split(strings.TrimSpace(in), "\n") {
 				sse.WriteString("data: " + l + "\n\n")
@@ -61,7 +61,7 @@ func TestDiagnosticsCannotForgeLines(t *testing.T) {
 		}},
 	} {
 		var diag bytes.Buffer
-		require.NoError(t, c.fold(&folder{r: reducer.New(reducer.Options{}), t: dialect.New(dialect.Options{})}, &diag), c.name)
+		require.NoError(t, c.fold(dialect.NewPipeline(reducer.New(reducer.Options{}), dialect.New(dialect.Options{})), &diag), c.name)
 		out := diag.String()
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 		require.Len(t, lines, 3, "%s: one line per diagnostic:\n%s", c.name, out)

@@ -53,20 +53,21 @@ func main() {
 		os.Exit(1)
 	}
 	defer in.Close()
-	r := &folder{r: reducer.New(reducer.Options{Strict: *strict}), t: dialect.New(dialect.Options{Dialect: *name})}
+	r := reducer.New(reducer.Options{Strict: *strict})
+	p := dialect.NewPipeline(r, dialect.New(dialect.Options{Dialect: *name}))
 	foldInput := fold
 	if strings.HasSuffix(flag.Arg(0), ".sse") {
 		foldInput = foldSSE
 	}
-	if err := foldInput(r, in, os.Stderr); err != nil {
+	if err := foldInput(p, in, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "agui-fold:", escapeControls(err.Error()))
 		os.Exit(1)
 	}
 	var out []byte
 	if *messages {
-		out = r.r.AppendMessages(nil)
+		out = r.AppendMessages(nil)
 	} else {
-		out = r.r.Snapshot()
+		out = r.Snapshot()
 	}
 	var pretty bytes.Buffer
 	if err := jsonIndent(&pretty, out); err != nil {
@@ -84,29 +85,9 @@ func open(name string) (io.ReadCloser, error) {
 	return os.Open(name)
 }
 
-// folder composes a translator and a reducer: bytes → dialect → canonical
-// event → reducer.
-type folder struct {
-	r *reducer.Reducer
-	t *dialect.Translator
-}
-
-// apply folds one frame (an SSE event name, "" for none, and its data).
-func (f *folder) apply(c *reducer.Change, name string, data []byte) {
-	c.Reset()
-	diags := f.t.TranslateTo(name, data, func(ev []byte) { f.r.ApplyAppend(c, ev) }, func(v []byte) { f.r.Amend(c, v) })
-	for _, d := range diags {
-		level := reducer.LevelError
-		if d.Warning {
-			level = reducer.LevelWarning
-		}
-		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
-	}
-}
-
 // fold applies every non-blank line of in as one event and writes the
 // diagnostics to diag.
-func fold(r *folder, in io.Reader, diag io.Writer) error {
+func fold(p *dialect.Pipeline, in io.Reader, diag io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	var c reducer.Change
@@ -118,7 +99,7 @@ func fold(r *folder, in io.Reader, diag io.Writer) error {
 		if len(b) == 0 {
 			continue
 		}
-		r.apply(&c, "", b)
+		p.Apply(&c, "", b)
 		for _, d := range c.Diagnostics {
 			fmt.Fprintf(diag, "line %d: %s %s: %s\n", line, d.Level, escapeControls(d.Code), escapeControls(d.Message))
 		}
@@ -129,8 +110,7 @@ func fold(r *folder, in io.Reader, diag io.Writer) error {
 // foldSSE parses in as a text/event-stream body and applies every event,
 // writing the diagnostics to diag. An event left unterminated at the end of
 // the input is discarded, as the event-stream rules require.
-func foldSSE(r *folder, in io.Reader, diag io.Writer) error {
-	s := r.r.NewStreamFunc(r.apply)
+func foldSSE(p *dialect.Pipeline, in io.Reader, diag io.Writer) error {
 	n := 0
 	each := func(c *reducer.Change) {
 		n++
@@ -141,9 +121,9 @@ func foldSSE(r *folder, in io.Reader, diag io.Writer) error {
 	buf := make([]byte, 64<<10)
 	for {
 		k, err := in.Read(buf)
-		s.Feed(buf[:k], each)
+		p.Feed(buf[:k], each)
 		if err == io.EOF {
-			s.Close()
+			p.Close()
 			return nil
 		}
 		if err != nil {

@@ -12,7 +12,7 @@
 //   - writes agui.wasm.gz (gzip -9) and agui.wasm.br (brotli -q 11) for
 //     servers that serve precompressed files;
 //   - prints the raw, gzip and brotli sizes, and warns when the brotli size
-//     is past the module's budget, 700,000 bytes (-budget; web/test/size.test.mjs
+//     is past the module's budget, 700,000 bytes (-budget; web/test/unit/size.test.mjs
 //     fails make test on it).
 //
 // Brotli comes from Debian's brotli command (apt-get install brotli): the
@@ -165,7 +165,7 @@ func build(outDir, pkg string, quality int, lines bool, budget int64) error {
 }
 
 // checkBudget warns when the brotli copy is past the module's budget: the
-// build still succeeds (make run works), web/test/size.test.mjs fails.
+// build still succeeds (make run works), web/test/unit/size.test.mjs fails.
 func checkBudget(br os.FileInfo, err error, budget int64) {
 	if err == nil && budget > 0 && br.Size() > budget {
 		fmt.Fprintf(os.Stderr, "wasm-build: warning: agui.wasm is %d bytes brotli, past its budget of %d bytes (docs/performance.md, Download size)\n", br.Size(), budget)

@@ -3,6 +3,8 @@ package jsonpatch
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
 )
 
 // maxIndex is the largest array index taken at face value. fast-json-patch
@@ -32,18 +34,7 @@ func unescape(raw string) string {
 
 // appendToken appends "/" and key escaped as a reference token.
 func appendToken(dst []byte, key string) []byte {
-	dst = append(dst, '/')
-	for i := 0; i < len(key); i++ {
-		switch c := key[i]; c {
-		case '~':
-			dst = append(dst, '~', '0')
-		case '/':
-			dst = append(dst, '~', '1')
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
+	return jsontree.AppendPointerToken(append(dst, '/'), key)
 }
 
 func appendIndex(dst []byte, i int) []byte {

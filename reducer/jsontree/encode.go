@@ -1,6 +1,10 @@
 package jsontree
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/agui-reducer/agui/reducer/internal/utf8seq"
+)
 
 // AppendJSON appends the compact JSON encoding of v to dst and returns the
 // extended buffer. Object keys come out in insertion order and strings are
@@ -130,7 +134,7 @@ func AppendString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		n, ok := utf8Seq(s, i)
+		n, ok := utf8seq.Len(s, i)
 		if !ok {
 			dst = append(dst, s[start:i]...)
 			if c == 0xED && i+2 < len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
@@ -148,4 +152,20 @@ func AppendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// AppendPointerToken appends key escaped as a JSON Pointer (RFC 6901)
+// reference token: "~" as "~0", "/" as "~1".
+func AppendPointerToken(dst []byte, key string) []byte {
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; c {
+		case '~':
+			dst = append(dst, '~', '0')
+		case '/':
+			dst = append(dst, '~', '1')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }

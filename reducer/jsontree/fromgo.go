@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/agui-reducer/agui/reducer/internal/utf8seq"
 )
 
 // Codes reported in ConvertError.Code.
@@ -172,7 +174,7 @@ func validString(s string) string {
 	}
 	b := make([]byte, 0, len(s)+8)
 	for i := 0; i < len(s); {
-		n, ok := utf8Seq(s, i)
+		n, ok := utf8seq.Len(s, i)
 		if ok {
 			b = append(b, s[i:i+n]...)
 		} else {

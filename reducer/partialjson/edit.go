@@ -46,18 +46,3 @@ type Edit struct {
 	// Text is the decoded text appended by an Append edit.
 	Text string
 }
-
-// appendPointerToken appends key escaped as a JSON Pointer reference token.
-func appendPointerToken(dst []byte, key string) []byte {
-	for i := 0; i < len(key); i++ {
-		switch c := key[i]; c {
-		case '~':
-			dst = append(dst, '~', '0')
-		case '/':
-			dst = append(dst, '~', '1')
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
-}

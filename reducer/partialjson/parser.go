@@ -332,7 +332,7 @@ func (p *Parser) place(v jsontree.Value) (int, EditOp) {
 	p.path = append(p.path, '/')
 	if f.obj != nil {
 		f.obj.Set(f.key, v)
-		p.path = appendPointerToken(p.path, f.key)
+		p.path = jsontree.AppendPointerToken(p.path, f.key)
 	} else {
 		p.path = strconv.AppendInt(p.path, int64(len(f.arr.Elems)), 10)
 		f.arr.Elems = append(f.arr.Elems, v)

@@ -6,7 +6,7 @@
 // thread id and key, and a reload loads the thread, painted first from the
 // browser's copy (IndexedDB), and attaches to its run if one is going on.
 import { loadReducer, loadThread, persistThread, newThreadKey, threadHeaders } from '../agui.js';
-import '../inspector.js'; // <agui-inspector>: the Inspect panel
+import '../src/inspector/entry.js'; // <agui-inspector>: the Inspect panel
 import { el, pretty, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);

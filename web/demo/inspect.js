@@ -1,7 +1,7 @@
 // /inspect: drop a recording (or a .jsonl of events, or an SSE capture) and
 // scrub through it with <agui-inspector>. Nothing is sent anywhere: the
 // file is read and folded in this page.
-import '../inspector.js';
+import '../src/inspector/entry.js';
 
 const inspector = document.querySelector('[data-testid="inspector"]');
 const file = document.querySelector('[data-testid="inspect-file"]');

@@ -15,51 +15,14 @@
 //
 // It runs on the wasm Core directly (one handle): no mirror is kept.
 
-import { loadCore } from '../loader.js';
-import { packageFiles } from '../package-files.js';
+import { loadCore } from '../wasm/loader.js';
+import { packageFiles } from '../wasm/package-files.js';
 import { FrameParser } from './sse.js';
 import { Lanes } from './lanes.js';
-import { applyOps } from '../ops.js';
+import { applyOps } from '../state/ops.js';
+import { dataText, ID_FIELDS, addedMessageId, actionCall } from './inputs.js';
 
-const textDecoder = new TextDecoder();
 const now = () => (globalThis.performance ? performance.now() : Date.now());
-
-/** Event data (object, text, bytes) as the text the reducer was given. */
-export function dataText(data) {
-  if (typeof data === 'string') return data;
-  if (data instanceof Uint8Array) return textDecoder.decode(data);
-  if (data instanceof ArrayBuffer) return textDecoder.decode(new Uint8Array(data));
-  if (ArrayBuffer.isView(data)) return textDecoder.decode(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-  return JSON.stringify(data);
-}
-
-/** The id fields an entry is filtered by. */
-const ID_FIELDS = ['messageId', 'toolCallId', 'parentMessageId', 'runId', 'threadId', 'stepName', 'subagentRunId', 'entityId'];
-
-/** The generated id an action's change record holds (addUserMessage, addToolResult without an id). */
-function addedMessageId(record) {
-  for (const op of record?.ops ?? []) {
-    if (op.op === 'add' && /^\/messages\/\d+$/.test(op.path) && op.value && typeof op.value.id === 'string') return op.value.id;
-  }
-  return undefined;
-}
-
-/**
- * An action as the wasm export takes it: [export name, argument text or
- * undefined]; args as a recording holds them (JSON values).
- */
-function actionCall(name, args) {
-  switch (name) {
-    case 'addUserMessage': return ['addUserMessage', JSON.stringify(args[1] == null ? [args[0]] : [args[0], args[1]])];
-    case 'addToolResult': return ['addToolResult', JSON.stringify([args[0], typeof args[1] === 'string' ? args[1] : JSON.stringify(args[1])])];
-    case 'fail': return ['fail', JSON.stringify(args[1] == null ? [String(args[0])] : [String(args[0]), String(args[1])])];
-    case 'stop': case 'reset': return [name, undefined];
-    case 'setState': case 'setMessages': return [name, JSON.stringify([args[0] ?? null])];
-    case 'restore': return ['restore', typeof args[0] === 'string' ? args[0] : JSON.stringify(args[0])];
-    case 'setLastEventId': return ['setLastEventId', String(args[0] ?? '')];
-    default: return null;
-  }
-}
 
 /**
  * One entry: {seq, t (ms from the start), kind: 'event' | 'action' | 'end' |

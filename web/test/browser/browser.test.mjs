@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../chromium.mjs';
-import { loadReducer } from '../../agui.node.js';
-import { wasmURL, stream, normalise } from '../helpers.mjs';
-import { startServer } from '../server.mjs';
+import { launchChromium } from '../support/chromium.mjs';
+import { loadReducer } from '../../entries/agui.node.js';
+import { wasmURL, stream, normalise } from '../support/helpers.mjs';
+import { startServer } from '../support/server.mjs';
 
 const STREAM = 'ParallelToolCalls--WithParallelToolCalls_InvokesBothToolsAndStreamsResults-turn1.jsonl';
 

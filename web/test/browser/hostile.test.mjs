@@ -1,5 +1,5 @@
 // Hostile input in headless Chromium (Debian's /usr/bin/chromium through
-// playwright-core): a representative subset of web/test/hostile.test.mjs
+// playwright-core): a representative subset of web/test/unit/hostile.test.mjs
 // through the module on the page's main thread and in a Web Worker, then a
 // valid stream on the same instance. No page errors, right diagnostics,
 // refused events change nothing, the next event folds, no prototype
@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../chromium.mjs';
-import { loadReducer } from '../../agui.node.js';
-import { wasmURL, stream, normalise } from '../helpers.mjs';
-import { startServer } from '../server.mjs';
+import { launchChromium } from '../support/chromium.mjs';
+import { loadReducer } from '../../entries/agui.node.js';
+import { wasmURL, stream, normalise } from '../support/helpers.mjs';
+import { startServer } from '../support/server.mjs';
 
 const VALID = stream('03_parallel_tools.jsonl').lines;
 

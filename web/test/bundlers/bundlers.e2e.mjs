@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
-import { launchChromium, startDemoServer } from '../chromium.mjs';
+import { launchChromium, startDemoServer } from '../support/chromium.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -163,7 +163,7 @@ before(async () => {
   run('npx', ['tsc'], vite); // the README's code type-checks (tsc --strict in the template's tsconfig)
   // The package's types themselves (the template's tsconfig skips .d.ts checks).
   run('npx', ['tsc', '--ignoreConfig', '--noEmit', '--strict', '--lib', 'ES2023,DOM', '--target', 'es2023', '--module', 'esnext',
-    '--moduleResolution', 'bundler', 'node_modules/@agui-reducer/web/agui.d.ts', 'node_modules/@agui-reducer/web/agui-worker.d.ts'], vite);
+    '--moduleResolution', 'bundler', 'node_modules/@agui-reducer/web/types/agui.d.ts', 'node_modules/@agui-reducer/web/types/worker.d.ts'], vite);
   run('npx', ['vite', 'build', '--logLevel', 'warn'], vite);
   measure('vite', path.join(vite, 'dist'));
   const esb = path.join(here, 'esbuild');
@@ -242,8 +242,8 @@ test('each build emits the wasm once and no Node-only module', () => {
   }
 });
 
-// The bindings import src/agent.js, not the main entry: each has its own
-// "module" condition (<binding>.esbuild.js), so that an esbuild app that
+// The bindings import src/agent/agent.js, not the main entry: each has its own
+// "module" condition (entries/<binding>.esbuild.js), so that an esbuild app that
 // imports only a binding still gets the wasm emitted and found. Svelte's
 // binding needs no framework package to bundle; React's and Vue's have the
 // same entries (checked in package.json).
@@ -257,7 +257,7 @@ test('esbuild: an app that imports only a binding emits the wasm', async () => {
   });
   assert.equal(files(out, /\.wasm$/).length, 1, 'the wasm is emitted');
   const installed = JSON.parse(readFileSync(path.join(esb, 'node_modules/@agui-reducer/web/package.json'), 'utf8'));
-  for (const b of ['react', 'svelte', 'vue']) assert.equal(installed.exports[`./${b}`].module, `./${b}.esbuild.js`);
+  for (const b of ['react', 'svelte', 'vue']) assert.equal(installed.exports[`./${b}`].module, `./entries/${b}.esbuild.js`);
 });
 
 // A wasm module that cannot be fetched: the page shows the LoadError (its

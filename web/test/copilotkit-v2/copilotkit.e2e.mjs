@@ -25,8 +25,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, startDemoServer } from '../chromium.mjs';
-import { run, install, installPackage, packageTarball } from '../fixture-install.mjs';
+import { launchChromium, startDemoServer } from '../support/chromium.mjs';
+import { run, install, installPackage, packageTarball } from '../support/fixture-install.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');

@@ -22,8 +22,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, startDemoServer } from '../chromium.mjs';
-import { run, install, installPackage, packageTarball } from '../fixture-install.mjs';
+import { launchChromium, startDemoServer } from '../support/chromium.mjs';
+import { run, install, installPackage, packageTarball } from '../support/fixture-install.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -107,7 +107,7 @@ async function converse(agent) {
 test('the package\'s ag-ui.d.ts and ag-ui-reducer.d.ts pass tsc --strict against @ag-ui/client 0.0.59', () => {
   // The app's tsconfig skips .d.ts checks (the template's skipLibCheck): the files themselves.
   run('npx', ['tsc', '--ignoreConfig', '--noEmit', '--strict', '--lib', 'ES2023,DOM', '--target', 'es2023', '--module', 'esnext',
-    '--moduleResolution', 'bundler', 'node_modules/@agui-reducer/web/ag-ui.d.ts', 'node_modules/@agui-reducer/web/ag-ui-reducer.d.ts'], here);
+    '--moduleResolution', 'bundler', 'node_modules/@agui-reducer/web/types/ag-ui.d.ts', 'node_modules/@agui-reducer/web/types/ag-ui-reducer.d.ts'], here);
 });
 
 test('CopilotKit 1.74 renders the same with the package\'s HttpAgent as with @ag-ui/client\'s', async () => {

@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, startDemoServer } from '../chromium.mjs';
+import { launchChromium, startDemoServer } from '../support/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const outDir = path.join(root, 'test-output');

@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, startDemoServer } from '../chromium.mjs';
-import { run, install, installPackage, packageTarball } from '../fixture-install.mjs';
+import { launchChromium, startDemoServer } from '../support/chromium.mjs';
+import { run, install, installPackage, packageTarball } from '../support/fixture-install.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '../..');

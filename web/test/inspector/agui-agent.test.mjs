@@ -1,5 +1,5 @@
 // The inspector attached to a drop-in @ag-ui/client agent (withReducer,
-// web/ag-ui-reducer.js): it follows the agent's events through an
+// web/src/ag-ui/with-reducer.js): it follows the agent's events through an
 // @ag-ui/client subscriber and its state at each run's start, and its
 // state after the last event is the agent's. Node; @ag-ui/client comes
 // from bench/node_modules (make test-inspector installs it).
@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadReducer } from '../../agui.node.js';
-import { withReducer, setReducerFactory } from '../../ag-ui-reducer.js';
+import { loadReducer } from '../../entries/agui.node.js';
+import { withReducer, setReducerFactory } from '../../src/ag-ui/with-reducer.js';
 import { Session } from '../../src/inspector/session.js';
 
 const benchModules = fileURLToPath(new URL('../../../bench/node_modules/', import.meta.url));

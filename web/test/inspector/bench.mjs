@@ -9,7 +9,7 @@
 import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../chromium.mjs';
+import { launchChromium } from '../support/chromium.mjs';
 import { startServer, repoDir } from './serve.mjs';
 
 const EVENTS = Number(process.argv[2] ?? 100_000);

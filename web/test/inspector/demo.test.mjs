@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, readFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launchChromium, startDemoServer } from '../chromium.mjs';
+import { launchChromium, startDemoServer } from '../support/chromium.mjs';
 import { repoDir } from './serve.mjs';
 
 const outDir = path.join(repoDir, 'test-output');

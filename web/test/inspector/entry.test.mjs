@@ -9,7 +9,7 @@ import { existsSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadReducer } from '../../agui.node.js';
+import { loadReducer } from '../../entries/agui.node.js';
 
 const webDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,10 +43,10 @@ test('no entry but ./inspector imports the inspector', () => {
       }
     }
   }
-  assert.ok(files.has('src/reducer.js'));
-  const inspector = importGraph('inspector.js');
+  assert.ok(files.has('src/reducer/reducer.js'));
+  const inspector = importGraph('src/inspector/entry.js');
   assert.ok(inspector.includes('src/inspector/element.js'));
-  assert.ok(pkg.exports['./inspector'].types === './inspector.d.ts' && pkg.files.includes('inspector.js') && pkg.files.includes('inspector.d.ts'));
+  assert.ok(pkg.exports['./inspector'].types === './types/inspector.d.ts' && pkg.files.includes('src/') && pkg.files.includes('types/'));
 });
 
 test('an app bundled without the inspector ships none of it (esbuild)', async () => {
@@ -64,7 +64,7 @@ test('an app bundled without the inspector ships none of it (esbuild)', async ()
     };
     const main = JSON.stringify(join(webDir, 'agui.js'));
     const plain = await size(`import { loadReducer } from ${main}; loadReducer().then((f) => console.log(f.createReducer().state));`);
-    const withInspector = await size(`import { loadReducer } from ${main}; import ${JSON.stringify(join(webDir, 'inspector.js'))}; loadReducer().then((f) => console.log(f.createReducer().state));`);
+    const withInspector = await size(`import { loadReducer } from ${main}; import ${JSON.stringify(join(webDir, 'src/inspector/entry.js'))}; loadReducer().then((f) => console.log(f.createReducer().state));`);
     console.log(`# app: ${plain.bytes} bytes of JS; with the inspector: ${withInspector.bytes} (+${withInspector.bytes - plain.bytes})`);
     assert.ok(!plain.js.includes('agui-inspector') && !plain.js.includes('aguiRecording'), 'the plain app holds no inspector code');
     assert.ok(withInspector.js.includes('agui-inspector'));

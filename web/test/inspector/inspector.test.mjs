@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../chromium.mjs';
+import { launchChromium } from '../support/chromium.mjs';
 import { startServer, repoDir, jsonlLines } from './serve.mjs';
 
 let server, profile, context, page;

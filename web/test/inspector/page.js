@@ -1,7 +1,7 @@
 // The inspector test page: the package's modules over http, driven by
 // inspector.test.mjs through window.t.
 import { loadReducer, createWorkerReducer, createAgent } from '../../agui.js';
-import '../../inspector.js';
+import '../../src/inspector/entry.js';
 
 const inspector = document.getElementById('inspector');
 const factory = await loadReducer();

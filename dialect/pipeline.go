@@ -1,0 +1,88 @@
+package dialect
+
+import (
+	"github.com/agui-reducer/agui/reducer"
+	"github.com/agui-reducer/agui/reducer/sse"
+)
+
+// A Pipeline folds the frames of one conversation into a reducer through a
+// translator, one way: bytes → SSE parser → the reducer's Frames (which
+// skip what a reconnecting server resends) → Translator (a dialect →
+// canonical AG-UI) → reducer.Reducer → change records, the reducer's
+// Frames moving the cursor. It is the one place the three are composed;
+// the web module's bridge and agui-fold use it. A Pipeline is not safe for
+// concurrent use.
+type Pipeline struct {
+	r      *reducer.Reducer
+	t      *Translator     // nil: canonical AG-UI only
+	parser *sse.Parser     // the SSE body being fed; nil between bodies
+	frames *reducer.Frames // its frames
+	cur    *reducer.Change // the change Apply is filling
+
+	// fold and amend fold a canonical event and an amendment into cur;
+	// made once, so that a frame allocates no closure.
+	fold, amend func([]byte)
+}
+
+// NewPipeline returns a Pipeline folding into r what t translates; a nil t
+// folds canonical AG-UI as it comes. t and r should have the same limits
+// and NewID.
+func NewPipeline(r *reducer.Reducer, t *Translator) *Pipeline {
+	p := &Pipeline{r: r, t: t}
+	p.fold = func(ev []byte) { p.r.ApplyAppend(p.cur, ev) }
+	p.amend = func(v []byte) { p.r.Amend(p.cur, v) }
+	return p
+}
+
+// Apply folds one frame into c, which it resets first: name is the SSE
+// event name ("" when there is none) and data the event. The canonical
+// events the translator makes of it, and its amendments, make one change
+// record, with the translator's diagnostics.
+func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
+	c.Reset()
+	if p.t == nil {
+		p.r.ApplyAppend(c, data)
+		return
+	}
+	p.cur = c
+	for _, d := range p.t.TranslateTo(name, data, p.fold, p.amend) {
+		level := reducer.LevelError
+		if d.Warning {
+			level = reducer.LevelWarning
+		}
+		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
+	}
+	p.cur = nil
+}
+
+// Feed parses a piece of an SSE body, split anywhere, and folds every frame
+// it completes with Apply, calling each with every change record (valid
+// only during the call), as reducer.Stream.Feed does. The first Feed after
+// NewPipeline, Close or Drop starts a new body.
+func (p *Pipeline) Feed(chunk []byte, each func(*reducer.Change)) {
+	if p.parser == nil {
+		p.parser = sse.NewParser(sse.Options{MaxEventSize: p.r.Options().MaxEventBytes})
+		p.frames = p.r.NewFrames()
+	}
+	p.parser.FeedEach(chunk, func(e sse.Event) {
+		if c := p.frames.Begin(e.ID, e.HasID, each); c != nil {
+			p.Apply(c, e.Type, []byte(e.Data))
+			p.frames.End(each)
+		}
+	}, func(err error) { p.frames.Refuse(err, each) })
+	p.frames.Flush(each)
+}
+
+// Close ends the SSE body being fed (reducer.Stream.Close): an
+// unterminated last event is discarded.
+func (p *Pipeline) Close() {
+	if p.parser != nil {
+		p.parser.Close(nil)
+		p.frames.Close()
+		p.parser = nil
+	}
+}
+
+// Drop forgets the SSE body being fed without ending it, when the reducer's
+// state was replaced (reset, restored) or the parser's position is unknown.
+func (p *Pipeline) Drop() { p.parser = nil }

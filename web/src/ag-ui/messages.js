@@ -1,0 +1,82 @@
+// The official @ag-ui/client Message[] shapes: a reducer tool call or
+// message's official fields (officialToolCall, common, used by view.js's
+// OfficialView), the inverse, official → reducer (reducerMessages, for a
+// subscriber's or setMessages' replacement), and lookups by id.
+
+import { freeze } from './freeze.js';
+
+export function officialToolCall(tc) {
+  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } };
+  if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
+  if (tc.metadata !== undefined) out.metadata = tc.metadata;
+  return freeze(out); // attribution is the owning message's, not the tool call's
+}
+
+export function common(out, m) {
+  if (m.encryptedValue !== undefined) out.encryptedValue = m.encryptedValue;
+  if (m.metadata !== undefined) out.metadata = m.metadata;
+  if (m.subagentRunId != null) out.subagentRunId = m.subagentRunId;
+  return out;
+}
+
+/** The reducer snapshot holding an official Message[] (the inverse of OfficialView.build). */
+export function reducerMessages(messages, current) {
+  const running = new Map();
+  for (const t of current.toolCalls) if (t.status === 'running') running.set(t.id, t);
+  const msgs = [];
+  const tcs = [];
+  for (const m of messages) {
+    const r = { id: m.id, role: m.role, content: m.content ?? '', streaming: false };
+    switch (m.role) {
+      case 'reasoning':
+        r.role = 'assistant';
+        r.content = '';
+        r.reasoning = typeof m.content === 'string' ? m.content : '';
+        break;
+      case 'assistant':
+        if (Array.isArray(m.toolCalls)) {
+          r.toolCallIds = m.toolCalls.map((t) => t.id);
+          for (const t of m.toolCalls) {
+            let args = {};
+            try { args = JSON.parse(t.function.arguments); } catch { /* {} as the reducer keeps */ }
+            const live = running.get(t.id);
+            const tc = {
+              id: t.id, name: t.function?.name ?? '', parentMessageId: m.id,
+              status: live ? 'running' : 'complete', argsText: t.function?.arguments ?? '',
+              args: live ? live.args : args,
+            };
+            if (t.encryptedValue !== undefined) tc.encryptedValue = t.encryptedValue;
+            if (t.metadata !== undefined) tc.metadata = t.metadata;
+            tcs.push(tc);
+          }
+        }
+        break;
+      case 'tool':
+        r.toolCallId = m.toolCallId;
+        if (m.error !== undefined) r.error = m.error;
+        break;
+      case 'activity':
+        r.activityType = m.activityType;
+        break;
+    }
+    if (m.name !== undefined && m.role !== 'tool' && m.role !== 'reasoning' && m.role !== 'activity') r.name = m.name;
+    if (m.encryptedValue !== undefined && m.role !== 'activity') r.encryptedValue = m.encryptedValue;
+    if (m.metadata !== undefined) r.metadata = m.metadata;
+    msgs.push(r);
+  }
+  return { msgs, tcs };
+}
+
+export function toolCallOf(messages, id) {
+  for (const m of messages) {
+    const tcs = m.toolCalls;
+    if (tcs === undefined) continue;
+    for (const t of tcs) if (t.id === id) return t;
+  }
+  return undefined;
+}
+
+export function messageOf(messages, id) {
+  for (const m of messages) if (m.id === id) return m;
+  return undefined;
+}

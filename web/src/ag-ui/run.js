@@ -1,0 +1,259 @@
+// One run's apply step of the drop-in agent (with-reducer.js makes one per
+// run): @ag-ui/client's defaultApplyEvents, event by event — the subscriber
+// rounds the official client makes, in its order, around the reducer's fold
+// (Fold.feed), and the mutations it emits.
+
+import { hookName, runSubscribers } from './subscribers.js';
+import { toolCallOf, messageOf } from './messages.js';
+
+/** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
+export class Run {
+  constructor(agent, fold, input, subscribers) {
+    this.agent = agent;
+    this.f = fold;
+    this.input = input;
+    this.subs = subscribers;
+    this.runToolCallIds = [];
+    this.answered = new Set();
+    this.mutation = {};
+    // @ag-ui/client before 1.0 (the 0.0.59 CopilotKit 1.74 uses): no
+    // cancelled outcome and no pendingToolCallIds in onRunFinishedEvent.
+    this.legacy = !('maxProtocolVersion' in agent);
+  }
+
+  get messages() { return this.f.messages; }
+  get state() { return this.f.state; }
+
+  /** A subscriber's replacement values become the reducer's. */
+  adopt(m) {
+    if (m.messages !== undefined) {
+      this.f.setMessages(m.messages);
+      this.mutation.messages = this.f.messages;
+    }
+    if (m.state !== undefined) {
+      this.f.setState(m.state);
+      this.mutation.state = this.f.state;
+    }
+  }
+
+  round(hook, extra) {
+    const { agent, input } = this;
+    return runSubscribers(this.subs, this.messages, this.state, (s, messages, state) =>
+      s[hook]?.({ event: extra.event, ...extra, messages, state, agent, input }));
+  }
+
+  flush(emit) {
+    const m = this.mutation;
+    this.mutation = {};
+    if (m.messages !== undefined || m.state !== undefined) emit(m);
+  }
+
+  async event(event, emit) {
+    const { agent, input } = this;
+    const first = await this.round('onEvent', { event });
+    this.adopt(first);
+    if (first.stopPropagation === true) return this.flush(emit);
+
+    const type = event.type;
+    const extra = { event };
+    let msgs = this.messages;
+    let target; // the message or tool call the event works on
+    switch (type) {
+      case 'TEXT_MESSAGE_CHUNK': case 'TOOL_CALL_CHUNK': case 'REASONING_MESSAGE_CHUNK':
+        throw new Error(`${type} must be transformed before being applied`);
+      case 'TEXT_MESSAGE_CONTENT': case 'TEXT_MESSAGE_END':
+      case 'REASONING_MESSAGE_CONTENT': case 'REASONING_MESSAGE_END':
+        target = this.messageOf(msgs, event.messageId);
+        if (target === undefined || target.role === 'activity') return this.flush(emit);
+        extra[type.startsWith('TEXT') ? 'textMessageBuffer' : 'reasoningMessageBuffer'] =
+          typeof target.content === 'string' ? target.content : '';
+        break;
+      case 'TOOL_CALL_ARGS': case 'TOOL_CALL_END': {
+        target = this.toolCallOf(msgs, event.toolCallId);
+        if (target === undefined) return this.flush(emit);
+        extra.toolCallName = target.function.name;
+        if (type === 'TOOL_CALL_ARGS') {
+          extra.toolCallBuffer = target.function.arguments;
+          extra.partialToolCallArgs = this.partialArgs(event.toolCallId, target.function.arguments);
+        } else {
+          let args = {};
+          try { args = JSON.parse(target.function.arguments); } catch { /* {} */ }
+          extra.toolCallArgs = args;
+        }
+        break;
+      }
+      case 'ACTIVITY_SNAPSHOT': {
+        const existing = this.messageOf(msgs, event.messageId);
+        extra.activityMessage = existing?.role === 'activity' ? existing : undefined;
+        extra.existingMessage = existing;
+        target = existing;
+        break;
+      }
+      case 'ACTIVITY_DELTA':
+        target = this.messageOf(msgs, event.messageId);
+        if (target === undefined || target.role !== 'activity') return this.flush(emit);
+        extra.activityMessage = target;
+        break;
+      case 'RUN_FINISHED': {
+        const o = event.outcome;
+        if (o?.type === 'interrupt') Object.assign(extra, { outcome: 'interrupt', interrupts: o.interrupts });
+        else if (this.legacy) Object.assign(extra, { outcome: 'success', result: event.result });
+        else if (o?.type === 'cancelled') extra.outcome = 'cancelled';
+        else {
+          const named = o?.type === 'success' ? o.pendingToolCallIds : undefined;
+          Object.assign(extra, {
+            outcome: 'success', result: event.result,
+            pendingToolCallIds: named !== undefined && named.length > 0 ? [...named] : this.runToolCallIds.filter((id) => !this.answered.has(id)),
+          });
+        }
+        break;
+      }
+      case 'TEXT_MESSAGE_START': case 'REASONING_MESSAGE_START':
+        target = this.messageOf(msgs, event.messageId);
+        break;
+    }
+
+    const known = KNOWN.has(type);
+    const typed = known ? await this.round(hookName(type), extra) : {};
+    this.adopt(typed);
+    const stop = typed.stopPropagation === true;
+    if (type === 'RUN_STARTED') {
+      this.runToolCallIds = [];
+      this.answered = new Set();
+    }
+    if (!known) return this.flush(emit);
+
+    msgs = this.messages;
+    let changesMessages = false;
+    let changesState = false;
+    if (!stop) {
+      const meta = event.metadata !== undefined;
+      // Whether the official reducer emits the messages for this event
+      // (agui-official.md §2, "Upd"): subscribers count onMessagesChanged.
+      switch (type) {
+        case 'TEXT_MESSAGE_START': case 'REASONING_MESSAGE_START': {
+          const existing = this.messageOf(msgs, event.messageId);
+          if (existing?.role === 'activity') return this.flush(emit);
+          changesMessages = existing === undefined || meta;
+          if (existing === undefined && type === 'TEXT_MESSAGE_START') this.f.view.markContent(event.messageId, true);
+          break;
+        }
+        case 'TEXT_MESSAGE_CONTENT': case 'REASONING_MESSAGE_CONTENT': case 'TOOL_CALL_ARGS':
+        case 'TOOL_CALL_RESULT': case 'MESSAGES_SNAPSHOT': case 'ACTIVITY_SNAPSHOT':
+          changesMessages = true;
+          if (type === 'TEXT_MESSAGE_CONTENT') this.f.view.markContent(event.messageId, true);
+          if (type === 'MESSAGES_SNAPSHOT') this.f.view.noteContent(event.messages ?? []);
+          if (type === 'TOOL_CALL_RESULT') this.answered.add(event.toolCallId);
+          break;
+        case 'TEXT_MESSAGE_END': case 'REASONING_MESSAGE_END': case 'TOOL_CALL_END':
+          changesMessages = meta;
+          break;
+        case 'TOOL_CALL_START': {
+          const existing = this.toolCallOf(msgs, event.toolCallId);
+          changesMessages = existing === undefined || meta || existing.function.name !== event.toolCallName;
+          if (!this.runToolCallIds.includes(event.toolCallId)) this.runToolCallIds.push(event.toolCallId);
+          if (existing === undefined) {
+            // The assistant message the official client creates for it has no content.
+            const parent = event.parentMessageId ? this.messageOf(msgs, event.parentMessageId) : undefined;
+            if (parent?.role !== 'assistant') this.f.view.markContent(parent !== undefined || !event.parentMessageId ? event.toolCallId : event.parentMessageId, false);
+          }
+          break;
+        }
+        case 'RUN_STARTED':
+          changesMessages = event.input?.messages !== undefined;
+          if (changesMessages) this.f.view.noteContent(event.input.messages.filter((m) => this.messageOf(msgs, m.id) === undefined));
+          break;
+        case 'REASONING_ENCRYPTED_VALUE':
+          if (event.subtype === 'tool-call') changesMessages = msgs.some((m) => m.role === 'assistant' && m.toolCalls?.some((t) => t.id === event.entityId));
+          else changesMessages = msgs.some((m) => m.id === event.entityId && m.role !== 'activity');
+          break;
+        case 'STATE_SNAPSHOT':
+          changesState = true;
+          break;
+      }
+      const rec = this.f.feed(event);
+      const failed = rec.diagnostics?.some((d) => d.code === 'patch_failed') ?? false;
+      if (type === 'STATE_DELTA') changesState = !failed;
+      if (type === 'ACTIVITY_DELTA') changesMessages = meta || !failed;
+      if (type === 'RUN_FINISHED') {
+        agent.pendingInterrupts = extra.outcome === 'interrupt'
+          ? event.outcome.interrupts.map((i) => {
+            if (i.subagentRunId !== null) return i;
+            const { subagentRunId: _, ...rest } = i;
+            return rest;
+          })
+          : [];
+      }
+      if (changesMessages) this.mutation.messages = this.messages;
+      if (changesState) this.mutation.state = this.state;
+    }
+
+    // The announcements the official reducer makes after applying.
+    const state = this.state;
+    msgs = this.messages;
+    switch (type) {
+      case 'TEXT_MESSAGE_END': case 'REASONING_MESSAGE_END': {
+        const message = this.messageOf(msgs, event.messageId) ?? target;
+        for (const s of this.subs) s.onNewMessage?.({ message, messages: msgs, state, agent, input });
+        break;
+      }
+      case 'TOOL_CALL_END': {
+        const toolCall = this.toolCallOf(msgs, event.toolCallId) ?? target;
+        for (const s of this.subs) s.onNewToolCall?.({ toolCall, messages: msgs, state, agent, input });
+        break;
+      }
+      case 'TOOL_CALL_RESULT':
+        if (!stop) {
+          const message = newest(msgs, event.messageId);
+          for (const s of this.subs) s.onNewMessage?.({ message, messages: msgs, state, agent, input });
+        }
+        break;
+      case 'ACTIVITY_SNAPSHOT':
+        if (!stop && (target === undefined || (target.role !== 'activity' && (event.replace ?? true)))) {
+          const message = this.messageOf(msgs, event.messageId);
+          await Promise.all(this.subs.map((s) => s.onNewMessage?.({ message, messages: msgs, state, agent, input })));
+        }
+        break;
+    }
+    return this.flush(emit);
+  }
+
+  // The first message (tool call) with an id in msgs: from the view's
+  // positions when msgs is the view (it always is but for a subscriber's
+  // replacement being adopted), else a scan.
+  messageOf(msgs, id) {
+    const v = this.f.view;
+    return msgs === v.messages ? v.messageOf(id) : messageOf(msgs, id);
+  }
+
+  toolCallOf(msgs, id) {
+    const v = this.f.view;
+    return msgs === v.messages ? v.toolCallOf(id) : toolCallOf(msgs, id);
+  }
+
+  /** partialToolCallArgs: what the arguments so far parse to. */
+  partialArgs(id, text) {
+    if (text === '') return {};
+    const st = this.f.r.state;
+    const v = this.f.view;
+    const tc = st.toolCalls === v.srcToolCalls ? v.srcToolCallOf(id) : st.toolCalls.find((t) => t.id === id);
+    return tc !== undefined && tc.args !== null && typeof tc.args === 'object' ? tc.args : {};
+  }
+}
+
+/** The tool message TOOL_CALL_RESULT made: the last with that id (results are not deduplicated). */
+function newest(messages, id) {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].id === id && messages[i].role === 'tool') return messages[i];
+  return messageOf(messages, id);
+}
+
+// The event types AG-UI 1.0's defaultApplyEvents handles (others reach only onEvent).
+const KNOWN = new Set([
+  'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+  'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT',
+  'STATE_SNAPSHOT', 'STATE_DELTA', 'MESSAGES_SNAPSHOT', 'ACTIVITY_SNAPSHOT', 'ACTIVITY_DELTA',
+  'RAW', 'CUSTOM', 'RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR', 'STEP_STARTED', 'STEP_FINISHED',
+  'REASONING_START', 'REASONING_MESSAGE_START', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_END',
+  'REASONING_END', 'REASONING_ENCRYPTED_VALUE',
+  'SUBAGENT_STARTED', 'SUBAGENT_FINISHED', 'SUBAGENT_ERROR',
+]);

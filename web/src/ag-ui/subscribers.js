@@ -1,0 +1,45 @@
+// The subscriber rounds of the drop-in agent: @ag-ui/client's
+// runSubscribersWithMutation without its clones, and the hook each event
+// type calls.
+
+import { freeze } from './freeze.js';
+
+const hookNames = new Map();
+
+/** The subscriber hook of an event type: TEXT_MESSAGE_START → onTextMessageStartEvent. */
+export function hookName(type) {
+  let name = hookNames.get(type);
+  if (name === undefined) {
+    name = 'on' + type.toLowerCase().replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase()) + 'Event';
+    if (hookNames.size < 256) hookNames.set(type, name); // event types are a closed set; unknown ones stay bounded
+  }
+  return name;
+}
+
+/**
+ * runSubscribersWithMutation without the clones (each subscriber awaited, as
+ * there: an error of the stream lands between two subscribers as it does
+ * with the official client): each subscriber sees the
+ * latest values (a replacement one returned is adopted as is, frozen in
+ * development); the first stopPropagation ends the round. A throwing
+ * subscriber is logged and skipped, as the official client does.
+ */
+export async function runSubscribers(subscribers, messages, state, exec) {
+  let msgs = messages, st = state, mm = false, sm = false, stop;
+  for (const s of subscribers) {
+    try {
+      const m = await exec(s, msgs, st);
+      if (m === undefined || m === null) continue;
+      if (m.messages !== undefined && m.messages !== msgs) { msgs = freeze(m.messages); mm = true; }
+      if (m.state !== undefined && m.state !== st) { st = freeze(m.state); sm = true; }
+      stop = m.stopPropagation;
+      if (stop === true) break;
+    } catch (err) {
+      console.error('Subscriber error:', err);
+    }
+  }
+  if (!mm && !sm && stop === undefined) return NO_MUTATION; // the usual round: nothing returned
+  return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
+}
+
+const NO_MUTATION = Object.freeze({});
