@@ -44,7 +44,9 @@ export default function App() {
       <main data-agent={which}>
         <Tools />
         <SharedState />
-        <CopilotChat threadId={threadId} />
+        {threadId === undefined ? (
+          <CopilotChat />
+        ) : <CopilotChat threadId={threadId} />}
       </main>
     </CopilotKitProvider>
   );
