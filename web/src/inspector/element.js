@@ -1,8 +1,11 @@
 // <agui-inspector>: a framework-free custom element (shadow DOM) over a
-// Session: the event timeline (virtualized: only the rows in view exist),
-// time travel (the conversation and shared state right after the selected
-// event), the diff between two points, swimlanes, and recordings (export,
-// import and replay at 1×, 10× or full speed, a range copied as a fixture).
+// Session: the event timeline (timeline.js: virtualized rows, filters, the
+// selection and the keyboard), time travel (the conversation and shared
+// state right after the selected event), the diff between two points,
+// swimlanes, and recordings (export, import and replay at 1×, 10× or full
+// speed (replay.js), a range copied as a fixture). This file is the
+// element: its shell (bar, filters, tabs, detail pane), its public API and
+// the wiring between the parts.
 //
 // Model text (messages, arguments, state) is put in the page with text
 // APIs only (textContent, Text nodes), never parsed as HTML.
@@ -11,13 +14,13 @@ import { Session } from './session.js';
 import { toRecording, toFixture, parseRecording } from './recording.js';
 import { jsonPatch, changeTree } from './diff.js';
 import { css } from './style.js';
-import { h, fmtTime, fmtSize, idsOf, conversationView, stateView, eventView, changesView, lanesView } from './views.js';
+import { h } from './dom.js';
+import { conversationView, stateView, eventView, changesView, lanesView } from './views.js';
+import { Timeline, FILTERS } from './timeline.js';
+import { Replay } from './replay.js';
 
-const ROW = 22; // px per timeline row
-const OVERSCAN = 8;
 const TABS = ['conversation', 'state', 'event', 'diff', 'lanes'];
 const TAB_LABELS = { conversation: 'Conversation', state: 'State', event: 'Event', diff: 'Diff', lanes: 'Lanes' };
-const FILTERS = [['type', 'type'], ['message', 'message id'], ['toolCall', 'tool call id'], ['run', 'run id'], ['step', 'step'], ['subagent', 'subagent']];
 
 // Outside a browser (a server render importing the module) there is no HTMLElement.
 const Base = globalThis.HTMLElement ?? class {};
@@ -27,19 +30,13 @@ export class AguiInspector extends Base {
   #ready = null;
   #root;
   #ui = {};
-  #visible = null; // entry indices the filters let through (null: all)
-  #filters = { type: '', message: '', toolCall: '', run: '', step: '', subagent: '' };
-  #selected = -1; // entry index
-  #mark = -1; // the other end of a range (diff, fixture)
+  #timeline = new Timeline(this.#session, { select: (i, options) => this.select(i, options) });
   #tab = 'conversation';
-  #follow = true;
   #frame = 0;
-  #rowPool = [];
   #state = null; // the travelled state shown
   #stateAt = -2;
-  #replay = null; // {entries, next, speed, timer, paused, created}
+  #replay = null; // the Replay playing
   #created = undefined; // a loaded recording's header time
-  #seen = 0; // entries already looked at by the filter
   #shownMessages = 60; // the conversation pane shows the latest this many
 
   constructor() {
@@ -52,9 +49,9 @@ export class AguiInspector extends Base {
   /** The model: entries, checkpoints, lanes, stateAt(i). */
   get session() { return this.#session; }
   /** The selected entry's index (-1: none). */
-  get selected() { return this.#selected; }
+  get selected() { return this.#timeline.selected; }
   /** The entry indices shown (the filters applied). */
-  get visibleEntries() { return this.#visible ?? this.#session.entries.map((_, i) => i); }
+  get visibleEntries() { return this.#timeline.visibleEntries; }
 
   #io = null; // renders when the element comes into view (it skips frames while hidden)
 
@@ -105,47 +102,17 @@ export class AguiInspector extends Base {
     this.#session.mode = 'replay';
     this.#created = rec.created;
     this.#reset();
+    this.#ui.speed.value = String(speed);
     return new Promise((resolve) => {
-      this.#replay = { entries: rec.entries, next: 0, speed, timer: 0, paused: false, done: resolve, start: performance.now(), base: rec.entries[0]?.t ?? 0 };
-      this.#ui.speed.value = String(speed);
-      this.#pump();
+      this.#replay = new Replay(this.#session, rec.entries, {
+        speed,
+        onEnd: (finished) => { this.#replay = null; if (finished) this.#schedule(); resolve(); },
+      });
+      this.#replay.start();
     });
   }
 
-  #pump() {
-    const r = this.#replay;
-    if (r === null || r.paused) return;
-    r.timer = 0;
-    const s = this.#session;
-    const n = r.entries.length;
-    if (r.speed === 'full' || !(Number(r.speed) > 0)) {
-      const end = Math.min(n, r.next + 4000); // a slice per task: the page stays responsive
-      for (; r.next < end; r.next++) s.addEntry(r.entries[r.next]);
-    } else {
-      const elapsed = (performance.now() - r.start) * Number(r.speed);
-      while (r.next < n && r.entries[r.next].t - r.base <= elapsed) s.addEntry(r.entries[r.next++]);
-    }
-    if (r.next >= n) {
-      this.#replay = null;
-      s.mode = 'idle';
-      this.#schedule();
-      r.done();
-      return;
-    }
-    const wait = r.speed === 'full' || !(Number(r.speed) > 0) ? 0
-      : Math.max(0, Math.min(250, (r.entries[r.next].t - r.base) / Number(r.speed) - (performance.now() - r.start)));
-    r.timer = setTimeout(() => this.#pump(), wait);
-  }
-
-  #stopReplay() {
-    if (this.#replay) {
-      clearTimeout(this.#replay.timer);
-      const done = this.#replay.done;
-      this.#replay = null;
-      if (this.#session.mode === 'replay') this.#session.mode = 'idle';
-      done();
-    }
-  }
+  #stopReplay() { this.#replay?.stop(); }
 
   /** Everything seen, as a recording (JSONL with timings and SSE ids). */
   exportRecording() {
@@ -154,7 +121,7 @@ export class AguiInspector extends Base {
 
   /** Events from..to (default: the selected range) as a fixture, one event per line. */
   fixture(from, to) {
-    if (from === undefined) [from, to] = this.#range();
+    if (from === undefined) [from, to] = this.#timeline.range();
     return toFixture(this.#session.entries, from, to ?? from);
   }
 
@@ -163,19 +130,9 @@ export class AguiInspector extends Base {
 
   /** Selects entry i and shows the state right after it; returns that state. */
   select(i, { mark = false } = {}) {
-    const n = this.#session.entries.length;
-    if (n === 0) return null;
-    i = Math.max(0, Math.min(n - 1, i));
-    if (mark) {
-      if (this.#mark < 0) this.#mark = this.#selected >= 0 ? this.#selected : i;
-    } else {
-      this.#mark = -1;
-    }
-    this.#selected = i;
-    this.#follow = i === n - 1;
-    this.#ensureVisible(i);
+    i = this.#timeline.select(i, { mark });
+    if (i < 0) return null;
     this.#travel();
-    this.#renderRows();
     this.#renderDetail();
     this.dispatchEvent(new CustomEvent('select', { detail: { index: i, entry: this.#session.entries[i] } }));
     return this.#state;
@@ -183,11 +140,11 @@ export class AguiInspector extends Base {
 
   /** Filters: {type, message, toolCall, run, step, subagent}; substrings, case-insensitive. */
   set filters(f) {
-    this.#filters = { ...this.#filters, ...f };
-    for (const [k] of FILTERS) this.#ui.filter[k].value = this.#filters[k] ?? '';
-    this.#refilter();
+    this.#timeline.filters = f;
+    const all = this.#timeline.filters;
+    for (const [k] of FILTERS) this.#ui.filter[k].value = all[k] ?? '';
   }
-  get filters() { return { ...this.#filters }; }
+  get filters() { return this.#timeline.filters; }
 
   /** Shows a tab: conversation, state, event, diff or lanes. */
   set tab(name) {
@@ -232,26 +189,11 @@ export class AguiInspector extends Base {
     for (const [k, label] of FILTERS) {
       const input = h('input', { type: 'search', placeholder: label, 'aria-label': `Filter by ${label}`, spellcheck: 'false', 'data-filter': k });
       if (k === 'type') input.setAttribute('list', 'types');
-      input.addEventListener('input', () => { this.#filters[k] = input.value; this.#refilter(); });
+      input.addEventListener('input', () => { this.#timeline.filters = { [k]: input.value }; });
       ui.filter[k] = input;
       filters.append(input);
     }
     filters.append(ui.typeList);
-
-    ui.thead = h('div.thead', { 'aria-hidden': 'true' },
-      h('span.num', { text: '#' }), h('span.time', { text: 'time' }), h('span', { text: 'type' }), h('span.col-ids', { text: 'ids' }),
-      h('span.size.col-size', { text: 'size' }), h('span.ops', { text: 'ops', title: 'change-record operations' }), h('span', { text: '!', title: 'diagnostics' }));
-    ui.spacerY = h('div.spacer-y');
-    ui.rows = h('div.rows');
-    ui.empty = h('div.empty', { text: 'No events yet. Attach a reducer, or drop a recording (.jsonl or an SSE capture) here.' });
-    ui.scroll = h('div.scroll', {}, ui.spacerY, ui.rows, ui.empty);
-    ui.timeline = h('div.timeline', { role: 'listbox', tabindex: '0', 'aria-label': 'Events', 'aria-multiselectable': 'true' }, ui.thead, ui.scroll);
-    ui.scroll.addEventListener('scroll', () => this.#renderRows(), { passive: true });
-    ui.timeline.addEventListener('keydown', (e) => this.#onKey(e));
-    ui.rows.addEventListener('click', (e) => {
-      const row = e.target.closest('.row');
-      if (row) { this.select(Number(row.dataset.i), { mark: e.shiftKey }); ui.timeline.focus({ preventScroll: true }); }
-    });
 
     ui.tabs = {};
     ui.where = h('span.where');
@@ -266,7 +208,7 @@ export class AguiInspector extends Base {
     const detail = h('div.detail', {}, tabs, ui.pane);
     ui.drop = h('div.drop', { hidden: true, text: 'Drop a recording to replay it' });
     ui.toast = h('div.toast', { hidden: true, role: 'status' });
-    ui.main = h('div.main', {}, ui.timeline, detail);
+    ui.main = h('div.main', {}, this.#timeline.element, detail);
     root.append(h('div.root', {}, bar, filters, ui.main), ui.drop, ui.toast);
 
     this.addEventListener('dragover', (e) => {
@@ -287,13 +229,8 @@ export class AguiInspector extends Base {
   #speed() { const v = this.#ui.speed.value; return v === 'full' ? 'full' : Number(v); }
 
   #togglePause() {
-    const r = this.#replay;
-    if (!r) return;
-    r.paused = !r.paused;
-    if (r.paused) { clearTimeout(r.timer); r.pausedAt = performance.now(); } else {
-      r.start += performance.now() - r.pausedAt;
-      this.#pump();
-    }
+    if (!this.#replay) return;
+    this.#replay.togglePause();
     this.#schedule();
   }
 
@@ -317,7 +254,7 @@ export class AguiInspector extends Base {
 
   async #copyFixture() {
     const text = this.fixture();
-    const [a, b] = this.#range();
+    const [a, b] = this.#timeline.range();
     try {
       await navigator.clipboard.writeText(text);
       this.#toast(`Copied events ${a}–${b} as a fixture`);
@@ -328,63 +265,17 @@ export class AguiInspector extends Base {
   }
 
   #markHere() {
-    if (this.#selected < 0) return;
-    this.#mark = this.#selected;
-    this.#renderRows();
+    const t = this.#timeline;
+    if (t.selected < 0) return;
+    t.mark = t.selected;
+    t.renderRows();
     this.#renderDetail();
   }
 
-  #range() {
-    const s = this.#selected < 0 ? 0 : this.#selected;
-    const m = this.#mark < 0 ? s : this.#mark;
-    return [Math.min(s, m), Math.max(s, m)];
-  }
-
-  // ---- filtering --------------------------------------------------------------------
-
-  #active() { return FILTERS.some(([k]) => (this.#filters[k] ?? '').trim() !== ''); }
-
-  #matcher() {
-    const f = Object.fromEntries(FILTERS.map(([k]) => [k, (this.#filters[k] ?? '').trim().toLowerCase()]));
-    const has = (v, q) => q === '' || (v !== undefined && String(v).toLowerCase().includes(q));
-    return (e) => has(e.type, f.type)
-      && (f.message === '' || has(e.messageId, f.message) || has(e.parentMessageId, f.message) || (e.kind === 'action' && e.name === 'addUserMessage' && has(e.args?.[1], f.message)))
-      && (f.toolCall === '' || has(e.toolCallId, f.toolCall) || (e.kind === 'action' && e.name === 'addToolResult' && has(e.args?.[0], f.toolCall)))
-      && has(e.run, f.run) && has(e.step, f.step) && has(e.subagentRunId, f.subagent);
-  }
-
-  #refilter() {
-    this.#visible = null;
-    this.#seen = 0;
-    this.#update();
-    this.#ui.scroll.scrollTop = 0;
-    if (this.#selected >= 0) this.#ensureVisible(this.#selected);
-    this.#renderRows();
-  }
-
-  /** Takes in entries added since the last look (filters, counts). */
-  #update() {
-    const entries = this.#session.entries;
-    if (this.#active()) {
-      const m = this.#matcher();
-      const v = this.#visible ??= [];
-      for (let i = this.#seen; i < entries.length; i++) if (m(entries[i])) v.push(i);
-    } else {
-      this.#visible = null;
-    }
-    if (entries.length < this.#seen) this.#visible = this.#active() ? [] : null;
-    this.#seen = entries.length;
-  }
-
   #reset() {
-    this.#selected = -1;
-    this.#mark = -1;
+    this.#timeline.reset();
     this.#state = null;
     this.#stateAt = -2;
-    this.#follow = true;
-    this.#visible = null;
-    this.#seen = 0;
-    this.#ui.scroll.scrollTop = 0;
     this.#schedule();
   }
 
@@ -406,147 +297,43 @@ export class AguiInspector extends Base {
     // IntersectionObserver schedules a render when it shows.
     if (!this.isConnected || this.getClientRects().length === 0) return;
     const s = this.#session;
-    this.#update();
+    const t = this.#timeline;
+    t.render();
     const n = s.entries.length;
-    const shown = this.#visible ? this.#visible.length : n;
-    this.#ui.count.textContent = this.#visible ? `${shown.toLocaleString()} of ${n.toLocaleString()} events` : `${n.toLocaleString()} events`;
+    const shown = t.shown;
+    this.#ui.count.textContent = t.filtered ? `${shown.toLocaleString()} of ${n.toLocaleString()} events` : `${n.toLocaleString()} events`;
     const mode = this.#replay ? (this.#replay.paused ? 'paused' : 'replay') : s.mode;
     this.#ui.mode.dataset.mode = mode;
     this.#ui.mode.textContent = mode;
     this.#ui.pause.hidden = !this.#replay;
     this.#ui.pause.textContent = this.#replay?.paused ? 'Play' : 'Pause';
-    this.#ui.empty.hidden = n > 0;
     if (this.#ui.typeList.childElementCount !== s.types.size) {
-      this.#ui.typeList.replaceChildren(...[...s.types.keys()].sort().map((t) => h('option', { value: t })));
+      this.#ui.typeList.replaceChildren(...[...s.types.keys()].sort().map((type) => h('option', { value: type })));
     }
-    this.#ui.spacerY.style.height = `${shown * ROW}px`;
-    if (this.#follow && shown > 0) {
-      this.#ui.scroll.scrollTop = shown * ROW;
-    }
-    this.#renderRows();
-    if (this.#follow || this.#selected < 0 || this.#tab === 'lanes') this.#renderDetail();
-  }
-
-  #rowAt(k) { return this.#visible ? this.#visible[k] : k; }
-
-  #posOf(i) {
-    if (!this.#visible) return i;
-    const v = this.#visible;
-    let lo = 0, hi = v.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (v[mid] === i) return mid;
-      if (v[mid] < i) lo = mid + 1; else hi = mid - 1;
-    }
-    return -1;
-  }
-
-  #ensureVisible(i) {
-    const k = this.#posOf(i);
-    if (k < 0) return;
-    const sc = this.#ui.scroll;
-    const top = k * ROW;
-    if (top < sc.scrollTop) sc.scrollTop = top;
-    else if (top + ROW > sc.scrollTop + sc.clientHeight) sc.scrollTop = top + ROW - sc.clientHeight;
-  }
-
-  #renderRows() {
-    const s = this.#session;
-    const shown = this.#visible ? this.#visible.length : s.entries.length;
-    const sc = this.#ui.scroll;
-    const height = sc.clientHeight || 400;
-    const first = Math.max(0, Math.floor(sc.scrollTop / ROW) - OVERSCAN);
-    const last = Math.min(shown, Math.ceil((sc.scrollTop + height) / ROW) + OVERSCAN);
-    const count = Math.max(0, last - first);
-    const pool = this.#rowPool;
-    while (pool.length < count) {
-      const r = h('div.row', { role: 'option' },
-        h('span.num'), h('span.time'), h('span.type'), h('span.ids.col-ids'), h('span.size.col-size'), h('span.ops'), h('span.diag'));
-      pool.push(r);
-      this.#ui.rows.append(r);
-    }
-    this.#ui.rows.style.transform = `translateY(${first * ROW}px)`;
-    const [ra, rb] = this.#mark >= 0 ? this.#range() : [-1, -1];
-    for (let k = 0; k < pool.length; k++) {
-      const r = pool[k];
-      if (k >= count) { r.hidden = true; continue; }
-      r.hidden = false;
-      const i = this.#rowAt(first + k);
-      const e = s.entries[i];
-      if (r._e !== e) {
-        r._e = e;
-        r.dataset.i = String(i);
-        const c = r.children;
-        c[0].textContent = String(i);
-        c[1].textContent = fmtTime(e.t);
-        c[2].textContent = e.kind === 'action' ? `${e.name}()` : e.type;
-        c[2].dataset.k = e.kind;
-        const ids = idsOf(e);
-        c[3].textContent = ids;
-        c[3].title = ids;
-        c[4].textContent = fmtSize(e.size);
-        c[5].textContent = e.ops ? String(e.ops) : '';
-        const d = e.diagnostics;
-        c[6].textContent = d ? '!' : '';
-        c[6].dataset.level = d ? (d.some((x) => x.level === 'error') ? 'error' : 'warning') : '';
-        c[6].title = d ? d.map((x) => `${x.level} ${x.code}: ${x.message}`).join('\n') : '';
-      }
-      r.setAttribute('aria-selected', String(i === this.#selected));
-      r.classList.toggle('in-range', i >= ra && i <= rb && ra !== rb);
-    }
-  }
-
-  #onKey(e) {
-    const n = this.#session.entries.length;
-    if (n === 0) return;
-    const shown = this.#visible ? this.#visible.length : n;
-    if (shown === 0) return;
-    let k = this.#selected >= 0 ? this.#posOf(this.#selected) : -1;
-    if (k < 0) k = this.#selected >= 0 ? this.#visibleBefore(this.#selected) : -1;
-    const page = Math.max(1, Math.floor((this.#ui.scroll.clientHeight || 400) / ROW) - 1);
-    let next;
-    switch (e.key) {
-      case 'ArrowDown': case 'j': next = k + 1; break;
-      case 'ArrowUp': case 'k': next = k < 0 ? shown - 1 : k - 1; break;
-      case 'PageDown': next = k + page; break;
-      case 'PageUp': next = k - page; break;
-      case 'Home': next = 0; break;
-      case 'End': next = shown - 1; break;
-      case 'Escape': this.#mark = -1; this.#renderRows(); return;
-      default: return;
-    }
-    e.preventDefault();
-    next = Math.max(0, Math.min(shown - 1, next));
-    this.select(this.#rowAt(next), { mark: e.shiftKey });
-  }
-
-  #visibleBefore(i) {
-    const v = this.#visible;
-    if (!v) return i;
-    let k = -1;
-    for (let j = 0; j < v.length && v[j] <= i; j++) k = j;
-    return k;
+    if (t.follow || t.selected < 0 || this.#tab === 'lanes') this.#renderDetail();
   }
 
   #travel() {
-    if (this.#selected < 0) { this.#state = null; this.#stateAt = -2; return; }
-    if (this.#stateAt === this.#selected && this.#state) return;
-    this.#state = this.#session.stateAt(this.#selected);
-    this.#stateAt = this.#selected;
+    const i = this.#timeline.selected;
+    if (i < 0) { this.#state = null; this.#stateAt = -2; return; }
+    if (this.#stateAt === i && this.#state) return;
+    this.#state = this.#session.stateAt(i);
+    this.#stateAt = i;
   }
 
   #renderDetail() {
     const s = this.#session;
     const n = s.entries.length;
-    if (this.#selected < 0 && n > 0 && this.#tab !== 'lanes') {
+    const selected = this.#timeline.selected;
+    if (selected < 0 && n > 0 && this.#tab !== 'lanes') {
       // Nothing picked: the latest state.
       this.#state = s.stateAt(n - 1);
       this.#stateAt = n - 1;
-    } else if (this.#selected >= 0) {
+    } else if (selected >= 0) {
       this.#travel();
     }
-    const at = this.#selected >= 0 ? this.#selected : n - 1;
-    this.#ui.where.textContent = n === 0 ? '' : this.#selected >= 0 ? `after event ${at} of ${n - 1}` : `latest (${n - 1})`;
+    const at = selected >= 0 ? selected : n - 1;
+    this.#ui.where.textContent = n === 0 ? '' : selected >= 0 ? `after event ${at} of ${n - 1}` : `latest (${n - 1})`;
     const pane = this.#ui.pane;
     const scroll = pane.scrollTop;
     let body;
@@ -565,8 +352,9 @@ export class AguiInspector extends Base {
   #diffView() {
     const n = this.#session.entries.length;
     if (n === 0) return h('div.empty', { text: 'No events.' });
-    const b = this.#selected >= 0 ? this.#selected : n - 1;
-    const a = this.#mark >= 0 ? this.#mark : b - 1;
+    const { selected, mark } = this.#timeline;
+    const b = selected >= 0 ? selected : n - 1;
+    const a = mark >= 0 ? mark : b - 1;
     const [lo, hi] = a <= b ? [a, b] : [b, a];
     const before = this.#session.stateAt(lo);
     const after = this.#session.stateAt(hi);
@@ -578,7 +366,6 @@ export class AguiInspector extends Base {
     box.append(h('h4', { text: 'JSON Patch' }), h('pre', { 'data-field': 'patch', text: JSON.stringify(patch, null, 1) }));
     return box;
   }
-
 }
 
 /** Registers <agui-inspector> (once); returns the class. */

@@ -1,22 +1,9 @@
 // The inspector's detail views, built as DOM with text APIs only (model
 // text is never parsed as HTML): the conversation and shared state at an
-// entry, one entry, a diff's change tree, the swimlanes; and the DOM and
-// formatting helpers element.js builds its shell with.
+// entry, one entry, a diff's change tree, the swimlanes; and the
+// formatting helpers the timeline's rows use.
 
-/** h('div.a', {text, …attributes}, …children) */
-export function h(spec, attrs = {}, ...children) {
-  const [tag, ...classes] = spec.split('.');
-  const node = document.createElement(tag || 'div');
-  if (classes.length) node.className = classes.join(' ');
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === 'text') node.textContent = v;
-    else if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children) if (c != null && c !== false) node.append(c);
-  return node;
-}
+import { h } from './dom.js';
 
 export function fmtTime(ms) {
   if (!(ms >= 0)) return '';
