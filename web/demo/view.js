@@ -12,22 +12,12 @@
 // object as before, so each part below is re-rendered only when its object
 // changed, and streamed text is appended to the existing Text node.
 
+import { h } from '../src/inspector/dom.js'; // the package's element builder
 import { renderMarkdown } from './markdown.js';
 
-/** el('div.a.b', {testid: 'x', hidden: true}, child…) */
-export function el(spec, attrs = {}, ...children) {
-  const [tag, ...classes] = spec.split('.');
-  const node = document.createElement(tag || 'div');
-  if (classes.length) node.className = classes.join(' ');
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === 'testid') node.dataset.testid = v;
-    else if (k === 'text') node.textContent = v;
-    else if (k in node && typeof v !== 'string') node[k] = v;
-    else node.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
+/** el('div.a.b', {testid: 'x', hidden: true}, child…): h with testid for data-testid. */
+export function el(spec, { testid, ...attrs } = {}, ...children) {
+  return h(spec, testid == null ? attrs : { ...attrs, 'data-testid': testid }, ...children);
 }
 
 /** The URL as a link target, or null unless it is an absolute http(s) URL. */
