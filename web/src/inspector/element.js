@@ -143,6 +143,7 @@ export class AguiInspector extends Base {
     this.#timeline.filters = f;
     const all = this.#timeline.filters;
     for (const [k] of FILTERS) this.#ui.filter[k].value = all[k] ?? '';
+    this.#schedule(); // the count and the list's height
   }
   get filters() { return this.#timeline.filters; }
 
@@ -189,7 +190,7 @@ export class AguiInspector extends Base {
     for (const [k, label] of FILTERS) {
       const input = h('input', { type: 'search', placeholder: label, 'aria-label': `Filter by ${label}`, spellcheck: 'false', 'data-filter': k });
       if (k === 'type') input.setAttribute('list', 'types');
-      input.addEventListener('input', () => { this.#timeline.filters = { [k]: input.value }; });
+      input.addEventListener('input', () => { this.#timeline.filters = { [k]: input.value }; this.#schedule(); });
       ui.filter[k] = input;
       filters.append(input);
     }

@@ -18,7 +18,7 @@ export const FILTERS = [['type', 'type'], ['message', 'message id'], ['toolCall'
 
 export class Timeline {
   #session;
-  #select; // (i, {mark}) => void: a selection the user made
+  #onSelect; // (i, {mark}) => void: a selection the user made
   #ui = {};
   #visible = null; // entry indices the filters let through (null: all)
   #filters = { type: '', message: '', toolCall: '', run: '', step: '', subagent: '' };
@@ -33,7 +33,7 @@ export class Timeline {
 
   constructor(session, { select }) {
     this.#session = session;
-    this.#select = select;
+    this.#onSelect = select;
     const ui = this.#ui;
     const thead = h('div.thead', { 'aria-hidden': 'true' },
       h('span.num', { text: '#' }), h('span.time', { text: 'time' }), h('span', { text: 'type' }), h('span.col-ids', { text: 'ids' }),
@@ -48,7 +48,7 @@ export class Timeline {
     this.element.addEventListener('keydown', (e) => this.#onKey(e));
     ui.rows.addEventListener('click', (e) => {
       const row = e.target.closest('.row');
-      if (row) { this.#select(Number(row.dataset.i), { mark: e.shiftKey }); this.element.focus({ preventScroll: true }); }
+      if (row) { this.#onSelect(Number(row.dataset.i), { mark: e.shiftKey }); this.element.focus({ preventScroll: true }); }
     });
   }
 
@@ -253,6 +253,6 @@ export class Timeline {
     }
     e.preventDefault();
     next = Math.max(0, Math.min(shown - 1, next));
-    this.#select(this.#rowAt(next), { mark: e.shiftKey });
+    this.#onSelect(this.#rowAt(next), { mark: e.shiftKey });
   }
 }

@@ -208,6 +208,42 @@ test('filters: by type, message, tool call, run, step and subagent', async () =>
   assert.match(res.count, /15 events/);
 });
 
+test('a filter typed in the bar: the count and the list\'s height follow on the next frame', async () => {
+  const lines = jsonlLines(await readFile(join(repoDir, 'testdata/streams/02_tool_call.jsonl'), 'utf8'));
+  await page.evaluate(async (text) => {
+    const { inspector } = window.t;
+    await inspector.load(text);
+    inspector.filters = { type: '', message: '', toolCall: '', run: '', step: '', subagent: '' };
+    inspector.flush();
+  }, lines.join('\n'));
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const seen = () => page.evaluate(() => {
+    const root = window.t.inspector.shadowRoot;
+    return {
+      count: root.querySelector('.count').textContent,
+      height: root.querySelector('.spacer-y').style.height,
+      rows: root.querySelectorAll('.row:not([hidden])').length,
+    };
+  });
+  const input = page.locator('agui-inspector input[data-filter="type"]');
+  await input.fill('TOOL_CALL_ARGS');
+  await frames();
+  const narrowed = await seen();
+  await input.fill('');
+  await frames();
+  const all = await seen();
+  const n = lines.length;
+  const args = lines.filter((l) => JSON.parse(l).type === 'TOOL_CALL_ARGS').length;
+  assert.ok(args > 0 && args < n);
+  assert.equal(narrowed.rows, args);
+  assert.equal(narrowed.count, `${args} of ${n} events`);
+  assert.equal(narrowed.height, `${args * 22}px`, 'the scrolled list is as long as the rows shown');
+  assert.equal(all.rows, n);
+  assert.equal(all.count, `${n} events`);
+  assert.equal(all.height, `${n * 22}px`);
+  assert.deepEqual(problems, []);
+});
+
 test('keyboard: arrows, Page keys, Home and End step through the events and show the state then', async () => {
   const lines = jsonlLines(await readFile(join(repoDir, 'testdata/streams/02_tool_call.jsonl'), 'utf8'));
   await page.evaluate((text) => window.t.inspector.load(text), lines.join('\n'));
