@@ -37,6 +37,7 @@ type Server struct {
 
 	producing atomic.Int64  // runs this instance produces
 	conns     chan struct{} // streams this instance serves
+	local     sync.Map      // run key → *producer, the runs this instance produces
 }
 
 // New returns a relay; Close ends its runs.
@@ -151,7 +152,7 @@ func (s *Server) reapLost() {
 }
 
 func (s *Server) limits() store.Limits {
-	lim := store.Limits{MaxBytes: s.cfg.MaxStoreBytes, RunTTL: s.cfg.RunTTL}
+	lim := store.Limits{MaxBytes: s.cfg.MaxStoreBytes, MaxThreads: s.cfg.MaxThreads, RunTTL: s.cfg.RunTTL}
 	if s.cfg.Retention > 0 {
 		lim.Retention = s.cfg.Retention
 	}
@@ -247,7 +248,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		s.resume(w, r, id)
 		return
 	}
-	owner, ok := s.credential(w, r, true)
+	runKey := randomKey(runKeyLen)
+	keyless := s.keyless(r)
+	owner, ok := s.credential(w, r, true, runKey)
 	if !ok {
 		return
 	}
@@ -256,7 +259,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
 		return
 	}
-	if in.ThreadID == "" {
+	if in.ThreadID == "" && !keyless {
 		httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
 		return
 	}
@@ -282,7 +285,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
-	run := &store.Run{Key: randomKey(runKeyLen), Thread: tk, Owner: owner, Producer: s.cfg.Instance,
+	run := &store.Run{Key: runKey, Thread: tk, Owner: owner, Producer: s.cfg.Instance,
 		Started: now, Input: input, Lease: now.Add(s.cfg.Lease), Readers: now}
 	if err := s.store.Create(ctx, run); err != nil {
 		switch {
@@ -300,8 +303,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	started = true
+	p := s.newProducer(run)
 	s.wg.Add(1)
-	go s.produce(run, body, hdr)
+	go p.produce(body, hdr)
 	w.Header().Set(runHeader, run.Key)
 	s.stream(w, r, run.Key, 0, nil)
 }

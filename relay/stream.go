@@ -37,6 +37,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 	if !write(prelude) {
 		return
 	}
+	if p, ok := s.local.Load(key); ok {
+		defer p.(*producer).attach()()
+	}
 	touchEvery := s.cfg.Lease / 3
 	var lastTouch, failing time.Time
 	var buf []byte
@@ -154,8 +157,11 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request, lastID string) {
 		httpError(w, http.StatusBadRequest, "bad_last_event_id", "Last-Event-ID is not an event id of this relay (<run>:<seq>)")
 		return
 	}
-	owner, ok := s.credential(w, r, false)
-	if !ok {
+	var owner string
+	if s.keyless(r) {
+		// A keyless run's event id is its credential (keyless.go).
+		owner = s.hash("owner", "key", s.runOwnKey(key))
+	} else if owner, ok = s.credential(w, r, false, ""); !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
