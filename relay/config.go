@@ -64,9 +64,12 @@ type Config struct {
 	// Instance names this process in the store (random when empty).
 	Instance string
 
-	// Who may use it (security.go).
+	// Who may use it (security.go, package httpguard).
 	CORS       []string // other origins whose pages may call the relay ("*": any)
 	AllowHosts []string // Host names answered besides loopback names and IP addresses
+	// ExposeHeaders are more response headers an allowed page may read
+	// (those a handler wrapping the relay sets).
+	ExposeHeaders []string
 
 	// Bounds.
 	MaxBody        int64 // bytes of a POST /agent body

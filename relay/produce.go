@@ -71,12 +71,12 @@ type producer struct {
 	bytes  int64
 	// readers counts this instance's streams of the run: with Grace 0,
 	// the last one leaving stops it at once (keyless.go).
-	readers atomic.Int32
-	lastID   string // the SSE id of the upstream's last event
-	resuming bool   // the upstream's answer was cut: asking for the rest
-	tr     *dialect.Translator // one per run, kept with it
-	fin    *end                // set when the run must end
-	gone   bool                // the store lost the run, or someone else ended it
+	readers  atomic.Int32
+	lastID   string              // the SSE id of the upstream's last event
+	resuming bool                // the upstream's answer was cut: asking for the rest
+	tr       *dialect.Translator // one per run, kept with it
+	fin      *end                // set when the run must end
+	gone     bool                // the store lost the run, or someone else ended it
 }
 
 // newProducer is the producer of a new run, known to this instance's

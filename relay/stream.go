@@ -3,11 +3,12 @@ package relay
 import (
 	"context"
 	"errors"
-	"github.com/agui-reducer/agui/dialect"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay/store"
 )
 
@@ -28,7 +29,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 	rc := http.NewResponseController(w)
 	ctx := r.Context()
 	write := func(b []byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(frameWriteTimeout))
+		_ = rc.SetWriteDeadline(time.Now().Add(httpguard.FrameWriteTimeout))
 		if _, err := w.Write(b); err != nil {
 			return false
 		}

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/agui-reducer/agui/dialect"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/relay/store"

@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
 )
 
@@ -92,9 +93,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv, err := relay.New(relay.Config{
-		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: split(*upHeaders),
+		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: httpguard.SplitList(*upHeaders),
 		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
-		CORS: split(*cors), AllowHosts: split(*allowHost),
+		CORS: httpguard.SplitList(*cors), AllowHosts: httpguard.SplitList(*allowHost),
 		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxEventBytes: *maxEvent,
 		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore,
 		Retention: *retention, RunTTL: *runTTL, Grace: *grace, Lease: *lease,
@@ -108,7 +109,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	hs := relay.NewHTTPServer(srv)
+	hs := httpguard.NewServer(srv)
 	hs.BaseContext = func(net.Listener) context.Context { return ctx }
 	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), redactStore(*storeURL))
 	// The URL on its own line: scripts and tests read it.
@@ -130,14 +131,4 @@ func redactStore(v string) string {
 		return u.Redacted()
 	}
 	return v
-}
-
-func split(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
