@@ -64,12 +64,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
 )
 
@@ -110,17 +109,9 @@ func main() {
 		log.Fatal("-speed must be >= 0")
 	}
 
-	cors, err := parseCORS(*corsFlag)
+	passHeaders, err := httpguard.ParseHeaderNames(httpguard.SplitList(*upHeaders))
 	if err != nil {
-		log.Fatal(err)
-	}
-	hosts, err := parseHosts(*allowHost)
-	if err != nil {
-		log.Fatal(err)
-	}
-	passHeaders, err := parseHeaderNames(*upHeaders)
-	if err != nil {
-		log.Fatal(err)
+		log.Fatal("-upstream-headers: ", err)
 	}
 	if *maxBody <= 0 || *maxRuns <= 0 {
 		log.Fatal("-max-body and -max-runs must be > 0")
@@ -173,27 +164,24 @@ func main() {
 		log.Fatalf("unknown scenario %q; have: auto, %s", name, strings.Join(cat.order, ", "))
 	}
 
-	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp,
-		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
+	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, csp: *csp,
+		maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
 		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: dropLo, dropAfterMax: dropHi,
-		logf: log.Printf, corsOrigins: splitList(*corsFlag), allowHosts: splitList(*allowHost)}
-	st, err := relay.OpenStore(*storeURL)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer st.Close()
-	cfg.store = st
+		logf: log.Printf, corsOrigins: httpguard.SplitList(*corsFlag), allowHosts: httpguard.SplitList(*allowHost)}
 	if *upstream != "" {
 		u, err := url.Parse(*upstream)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
 		}
 		cfg.upstream = u
-		if *upstreamDialect != "" && !slices.Contains(dialect.Names(), *upstreamDialect) {
-			log.Fatalf("-upstream-dialect must be one of %s, got %q", strings.Join(dialect.Names(), ", "), *upstreamDialect)
-		}
 		cfg.upstreamDialect = *upstreamDialect
 	}
+	st, err := relay.OpenStore(*storeURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer st.Close()
+	cfg.store = st
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -202,8 +190,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg.ctx = ctx
-	demo := newServer(cfg)
-	srv := newHTTPServer(demo)
+	demo, err := newServer(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := httpguard.NewServer(demo)
 	// Streams end when the server does.
 	srv.BaseContext = func(net.Listener) context.Context { return ctx }
 
@@ -225,17 +216,6 @@ func main() {
 		log.Fatal(err)
 	}
 	demo.wait() // the runs end (stored) before the store closes
-}
-
-// splitList reads a comma-separated flag.
-func splitList(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // pageURL is the address to open for a listener: an unspecified host
