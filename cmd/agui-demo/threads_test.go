@@ -193,7 +193,8 @@ func TestThreadsKeptAcrossRestart(t *testing.T) {
 		st, err := relay.OpenStore("bolt:" + path)
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
-		s := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx, store: st})
+		s, err := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx, store: st})
+		require.NoError(t, err)
 		srv := httptest.NewServer(s)
 		return srv, func() {
 			srv.Close()
@@ -258,20 +259,26 @@ func TestThreadsDropAfter(t *testing.T) {
 	}
 }
 
-// TestThreadsOneLog: a turn through the relay is logged once, by the
-// relay: the recorded agent produces it straight into the relay's upstream
-// request, and the run log holds nothing of it.
+// TestThreadsOneLog: every run is the relay's, one log: a run of a kept
+// thread and a keyless run (any AG-UI client's) are both in its store, and
+// nowhere else.
 func TestThreadsOneLog(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx})
+	s, err := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx})
+	require.NoError(t, err)
 	srv := httptest.NewServer(s)
 	defer func() { srv.Close(); cancel(); s.wait() }()
 	frames := relayRun(t, srv, "one-log", "r1", "tools")
 	require.Len(t, frames, len(testCatalog(t).byName["tools"].events))
-	s.runs.mu.Lock()
-	defer s.runs.mu.Unlock()
-	assert.Empty(t, s.runs.runs, "no run in the run log")
-	assert.Zero(t, s.runs.held, "no byte held by the run log")
+	resp, keyless, _ := runFrames(t, srv, runBody(t, "r2", "text"), "")
+	require.NotEmpty(t, keyless)
+	runs := storedRuns(t, s)
+	assert.Len(t, runs, 2)
+	for _, f := range [][]sse.Event{frames, keyless} {
+		key, _, _ := parseEventID(f[0].ID)
+		assert.Len(t, runs[key], len(f), "the run's frames, stored once")
+	}
+	assert.Equal(t, resp.Header.Get("X-Agui-Run"), checkIDs(t, keyless, 1))
 }
 
 // TestThreadsSecurity: the relay's routes keep the demo's defaults: other

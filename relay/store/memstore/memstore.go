@@ -228,6 +228,17 @@ func (s *Store) Run(key string) (store.Run, bool) {
 	return r.rec, true
 }
 
+// RunKeys returns the keys of the runs kept (for tests).
+func (s *Store) RunKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys := make([]string, 0, len(s.runs))
+	for k := range s.runs {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
 func (s *Store) Fold(_ context.Context, key string, version int64, snapshot []byte, folded, drop []string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
