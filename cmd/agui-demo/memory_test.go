@@ -42,7 +42,7 @@ func liveHeap() int64 {
 }
 
 // memServer starts a server whose relay store is small (4 MiB, 4 runs:
-// runs of 256 KiB at most) and returns it with a client of its own (whose
+// runs of 256 KiB at most, bodies of 1 MiB) and returns it with a client of its own (whose
 // idle connections the test closes before it measures).
 func memServer(t *testing.T, cfg config) (*server, *httptest.Server, *http.Client) {
 	t.Helper()
@@ -50,7 +50,7 @@ func memServer(t *testing.T, cfg config) (*server, *httptest.Server, *http.Clien
 		cfg.catalog = testCatalog(t)
 	}
 	cfg.webDir = t.TempDir()
-	cfg.logRuns, cfg.logBytes = 4, 4<<20
+	cfg.logRuns, cfg.logBytes, cfg.maxBody = 4, 4<<20, 1<<20
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.ctx = ctx
 	s, err := newServer(cfg)
@@ -138,7 +138,8 @@ func storedRuns(t *testing.T, s *server) map[string][]store.Frame {
 // runs, every id the server derives from the request is short, and no
 // frame echoes a request field whole. A request whose new messages
 // outgrow a run (the relay's -max-run-bytes, a sixteenth of
-// -resume-bytes) is refused, and leaves nothing behind.
+// -resume-bytes), or over -max-body, is refused, and leaves nothing
+// behind.
 func TestMemoryBoundedOversizedFields(t *testing.T) {
 	s, srv, client := memServer(t, config{})
 	base := liveHeap()
@@ -146,8 +147,11 @@ func TestMemoryBoundedOversizedFields(t *testing.T) {
 	ids := map[string]bool{}
 	for i := range 12 {
 		size, want := 24<<10, http.StatusOK
-		if i%3 == 2 {
+		switch {
+		case i == 11: // over -max-body: refused unread
 			size, want = 512<<10, http.StatusRequestEntityTooLarge
+		case i%3 == 2: // new messages over a run's bound
+			size, want = 64<<10, http.StatusRequestEntityTooLarge
 		}
 		body := oversized(t, size, string(rune('a'+i)))
 		resp, err := memPost(t, client, srv.URL, body, "")

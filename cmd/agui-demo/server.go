@@ -257,11 +257,27 @@ func (s *server) agent(w http.ResponseWriter, r *http.Request) {
 			}
 			w.Header().Set(scenarioHeader, sc.name)
 		} // else the relay answers 400 bad_request
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = &onceBody{body}
 		r.ContentLength = int64(len(body))
 	}
 	s.serveRelay(w, r)
 }
+
+// onceBody is a request body read once: it lets go of its bytes when read,
+// so that a request streaming a long run does not keep them.
+type onceBody struct{ b []byte }
+
+func (r *onceBody) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *onceBody) Close() error { r.b = nil; return nil }
 
 // runRequest is what a replayed run keeps of its request: the scenario,
 // the id mapping and the thread and run ids, all of bounded length, so that
