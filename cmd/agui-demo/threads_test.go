@@ -15,6 +15,7 @@ import (
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/sse"
 	"github.com/agui-reducer/agui/relay"
+	"github.com/agui-reducer/agui/relay/redistest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -185,12 +186,25 @@ func TestThreadAttachMidRun(t *testing.T) {
 	assert.Equal(t, wantState, gotState)
 }
 
-// TestThreadsKeptAcrossRestart: with -store bolt:PATH a finished thread
-// is served by the next server on the same file, as it was.
+// TestThreadsKeptAcrossRestart: with -store bolt:PATH or -store
+// redis://… (a real redis-server, relay/redistest) a finished thread is
+// served by the next server on the same store, as it was, and goes on; a
+// finished keyless run is still resumable by its event id.
 func TestThreadsKeptAcrossRestart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "threads.db")
+	for _, backend := range []string{"bolt", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			storeURL := "bolt:" + filepath.Join(t.TempDir(), "threads.db")
+			if backend == "redis" {
+				storeURL = redistest.Start(t, true).URL()
+			}
+			threadsKeptAcrossRestart(t, storeURL)
+		})
+	}
+}
+
+func threadsKeptAcrossRestart(t *testing.T, storeURL string) {
 	open := func() (*httptest.Server, func()) {
-		st, err := relay.OpenStore("bolt:" + path)
+		st, err := relay.OpenStore(storeURL)
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		s, err := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx, store: st})
@@ -209,6 +223,8 @@ func TestThreadsKeptAcrossRestart(t *testing.T) {
 	status, before := getThread(t, srv, "/threads/kept", testThreadKey)
 	require.Equal(t, http.StatusOK, status)
 	require.NotEmpty(t, before.Messages)
+	_, keyless, _ := runFrames(t, srv, runBody(t, "r-keyless", "state"), "")
+	require.NotEmpty(t, keyless)
 	stop()
 
 	srv, stop = open()
@@ -219,6 +235,9 @@ func TestThreadsKeptAcrossRestart(t *testing.T) {
 	relayRun(t, srv, "kept", "r3", "text")
 	_, more := getThread(t, srv, "/threads/kept", testThreadKey)
 	assert.Greater(t, len(more.Messages), len(after.Messages), "and goes on")
+	resp, rest, _ := runFrames(t, srv, []byte("{}"), keyless[1].ID)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "a keyless run outlives the server")
+	assert.Equal(t, keyless[2:], rest)
 }
 
 // TestThreadsDropAfter: -drop-after cuts the relay's streams too, and the
