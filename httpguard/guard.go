@@ -2,13 +2,9 @@ package httpguard
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Guard checks every request of a server: Host first, then the origin
@@ -85,34 +81,6 @@ func quoteOrigin(o string) string {
 	return strconv.Quote(o)
 }
 
-// ReadJSON reads a POST's body: it must be Content-Type application/json
-// (else 415 unsupported_media_type) and at most max bytes (else 413
-// too_large). On a refusal it has answered, and returns false.
-func ReadJSON(w http.ResponseWriter, r *http.Request, max int64, what string) ([]byte, bool) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		Error(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "send "+what+" as Content-Type: application/json")
-		return nil, false
-	}
-	tooLarge := func() {
-		Error(w, http.StatusRequestEntityTooLarge, "too_large", "the body is larger than "+strconv.FormatInt(max, 10)+" bytes (-max-body)")
-	}
-	if r.ContentLength > max {
-		tooLarge()
-		return nil, false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			tooLarge()
-		} else {
-			Error(w, http.StatusBadRequest, "bad_request", "reading the body: "+err.Error())
-		}
-		return nil, false
-	}
-	return body, true
-}
-
 // Error answers with a JSON error: {"error": message, "code": code}, the
 // code a stable token a client can branch on.
 func Error(w http.ResponseWriter, status int, code, msg string) {
@@ -125,57 +93,4 @@ func Error(w http.ResponseWriter, status int, code, msg string) {
 		Code  string `json:"code"`
 	}{msg, code})
 	w.Write(append(b, '\n'))
-}
-
-// Timeouts of NewServer: a client that sends its request slowly is cut
-// off; a stream, once started, is not (its writes have their own deadline,
-// FrameWriteTimeout, for a client that stops reading).
-const (
-	ReadHeaderTimeout = 10 * time.Second
-	ReadTimeout       = 30 * time.Second // the whole request, body included
-	IdleTimeout       = 60 * time.Second
-	FrameWriteTimeout = 30 * time.Second
-	MaxHeaderBytes    = 64 << 10
-)
-
-// NewServer is an http.Server for h with those timeouts. There is no
-// WriteTimeout: a run streams for as long as it lasts.
-func NewServer(h http.Handler) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadTimeout,
-		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes,
-	}
-}
-
-// ParseHeaderNames reads a list of header names into their canonical
-// form.
-func ParseHeaderNames(list []string) ([]string, error) {
-	var out []string
-	for _, n := range list {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
-		for _, c := range n {
-			if !(c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-				return nil, errors.New(strconv.Quote(n) + " is not a header name")
-			}
-		}
-		out = append(out, http.CanonicalHeaderKey(n))
-	}
-	return out, nil
-}
-
-// SplitList reads a comma-separated flag.
-func SplitList(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

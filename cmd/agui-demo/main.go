@@ -53,20 +53,13 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
@@ -169,9 +162,9 @@ func main() {
 		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: dropLo, dropAfterMax: dropHi,
 		logf: log.Printf, corsOrigins: httpguard.SplitList(*corsFlag), allowHosts: httpguard.SplitList(*allowHost)}
 	if *upstream != "" {
-		u, err := url.Parse(*upstream)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
+		u, err := relay.ParseUpstream(*upstream)
+		if err != nil {
+			log.Fatal(err)
 		}
 		cfg.upstream = u
 		cfg.upstreamDialect = *upstreamDialect
@@ -183,39 +176,23 @@ func main() {
 	defer st.Close()
 	cfg.store = st
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Fatal(err)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	cfg.ctx = ctx
 	demo, err := newServer(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := httpguard.NewServer(demo)
-	// Streams end when the server does.
-	srv.BaseContext = func(net.Listener) context.Context { return ctx }
-
 	agent := "replaying testdata/scenarios (scenario " + name + fmt.Sprintf(", speed %g)", *speed)
 	if cfg.upstream != nil {
-		agent = "proxied to " + cfg.upstream.String()
+		agent = "relayed from " + cfg.upstream.Redacted()
 	}
 	log.Printf("POST /agent: %s", agent)
-	// The URL on its own line: scripts and tests read it.
-	fmt.Printf("agui-demo: open %s\n", pageURL(ln.Addr()))
-
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = httpguard.Serve(*addr, demo, func(a net.Addr) {
+		// The URL on its own line: scripts and tests read it.
+		fmt.Printf("agui-demo: open %s\n", pageURL(a))
+	})
+	demo.wait() // the runs end (stored) before the store closes
+	if err != nil {
 		log.Fatal(err)
 	}
-	demo.wait() // the runs end (stored) before the store closes
 }
 
 // pageURL is the address to open for a listener: an unspecified host

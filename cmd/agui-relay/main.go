@@ -12,19 +12,12 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
@@ -67,9 +60,9 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	up, err := url.Parse(*upstream)
-	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
+	up, err := relay.ParseUpstream(*upstream)
+	if err != nil {
+		log.Fatal(err)
 	}
 	if *retention == 0 {
 		*retention = -1
@@ -90,8 +83,6 @@ func main() {
 	}
 	defer st.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	srv, err := relay.New(relay.Config{
 		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: httpguard.SplitList(*upHeaders),
 		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
@@ -105,30 +96,13 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), relay.RedactStore(*storeURL))
+	err = httpguard.Serve(*addr, srv, func(a net.Addr) {
+		// The URL on its own line: scripts and tests read it.
+		fmt.Printf("agui-relay: listening on http://%s/\n", a)
+	})
+	srv.Close() // runs still produced end with relay_shutdown, stored
 	if err != nil {
 		log.Fatal(err)
 	}
-	hs := httpguard.NewServer(srv)
-	hs.BaseContext = func(net.Listener) context.Context { return ctx }
-	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), redactStore(*storeURL))
-	// The URL on its own line: scripts and tests read it.
-	fmt.Printf("agui-relay: listening on http://%s/\n", ln.Addr())
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Close() // runs end with relay_shutdown, stored
-		_ = hs.Shutdown(sctx)
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Fatal(err)
-	}
-}
-
-func redactStore(v string) string {
-	if u, err := url.Parse(v); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return v
 }
