@@ -161,3 +161,36 @@ var (
 	ErrDone      = errors.New("store: the run is finished")
 	ErrConflict  = errors.New("store: conflicting update")
 )
+
+// WaitRead is the loop of a Read that waits: read returns the frames after
+// the reader's seq, the run, and a channel closed at the run's next change
+// (taken before reading, so that no change is missed). WaitRead returns
+// what read found when it is some frames, a finished run or an error, or
+// else waits for the change and reads again, for wait at the most.
+func WaitRead(ctx context.Context, wait time.Duration, read func() ([]Frame, *Run, <-chan struct{}, error)) ([]Frame, *Run, error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		out, run, changed, err := read()
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(out) > 0 || run.Done() || wait <= 0 {
+			return out, run, nil
+		}
+		if timer == nil {
+			timer = time.NewTimer(wait)
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return nil, run, nil
+		case <-ctx.Done():
+			return nil, run, ctx.Err()
+		}
+	}
+}
