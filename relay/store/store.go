@@ -40,6 +40,23 @@ type Run struct {
 // Done reports whether nothing more will be appended.
 func (r *Run) Done() bool { return r.Outcome != OutcomeRunning }
 
+// Renew is Store.Renew on a run's record: the lease extended unless the
+// run is done (ErrDone), and Readers.
+func (r *Run) Renew(lease time.Time) (readers time.Time, err error) {
+	if r.Done() {
+		return r.Readers, ErrDone
+	}
+	r.Lease = lease
+	return r.Readers, nil
+}
+
+// Touch is Store.Touch on a run's record.
+func (r *Run) Touch(at time.Time) {
+	if at.After(r.Readers) {
+		r.Readers = at
+	}
+}
+
 // Frame is one frame of a run.
 type Frame struct {
 	Seq  int64

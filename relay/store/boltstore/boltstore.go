@@ -450,11 +450,7 @@ func (s *Store) Renew(_ context.Context, key string, lease time.Time) (time.Time
 	if l == nil {
 		return time.Time{}, s.appendCold(key)
 	}
-	if l.rec.Done() {
-		return l.rec.Readers, store.ErrDone
-	}
-	l.rec.Lease = lease
-	return l.rec.Readers, nil
+	return l.rec.Renew(lease)
 }
 
 func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
@@ -470,9 +466,7 @@ func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
 		}
 		return nil
 	}
-	if at.After(l.rec.Readers) {
-		l.rec.Readers = at
-	}
+	l.rec.Touch(at)
 	return nil
 }
 

@@ -137,11 +137,7 @@ func (s *Store) Renew(_ context.Context, key string, lease time.Time) (time.Time
 	if r == nil {
 		return time.Time{}, store.ErrNotFound
 	}
-	if r.rec.Done() {
-		return r.rec.Readers, store.ErrDone
-	}
-	r.rec.Lease = lease
-	return r.rec.Readers, nil
+	return r.rec.Renew(lease)
 }
 
 func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
@@ -151,9 +147,7 @@ func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
 	if r == nil {
 		return store.ErrNotFound
 	}
-	if at.After(r.rec.Readers) {
-		r.rec.Readers = at
-	}
+	r.rec.Touch(at)
 	return nil
 }
 
