@@ -42,6 +42,8 @@ func main() {
 	maxRun := flag.Int64("max-run-bytes", relay.DefaultMaxRunBytes, "largest run (new messages and frames) in bytes")
 	maxThread := flag.Int64("max-thread-bytes", relay.DefaultMaxThreadBytes, "largest thread (snapshot and kept runs) in bytes")
 	maxStore := flag.Int64("max-store-bytes", relay.DefaultMaxStoreBytes, "all threads together, in bytes: past it the least recently used threads are deleted")
+	maxThreads := flag.Int("max-threads", 0, "threads kept (0: no bound but -max-store-bytes): past it the least recently used are deleted")
+	keyless := flag.Bool("keyless-runs", false, "serve a POST /agent without a thread key (a client that keeps none) as a thread of its own, resumable by its event ids alone; without -auth-header only")
 	retention := flag.Duration("retention", relay.DefaultRetention, "threads not used for that long are deleted (0: never)")
 	runTTL := flag.Duration("run-ttl", relay.DefaultRunTTL, "a finished run stays resumable that long, then lives on in its thread's snapshot")
 	grace := flag.Duration("grace", relay.DefaultGrace, "a run no client reads goes on that long, waiting for one to resume it")
@@ -88,7 +90,7 @@ func main() {
 		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
 		CORS: httpguard.SplitList(*cors), AllowHosts: httpguard.SplitList(*allowHost),
 		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxEventBytes: *maxEvent,
-		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore,
+		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore, MaxThreads: *maxThreads, KeylessRuns: *keyless,
 		Retention: *retention, RunTTL: *runTTL, Grace: *grace, Lease: *lease,
 		UpstreamIdle: *upIdle, RunTimeout: *runTimeout, StoreTimeout: *storeTimeout, SweepEvery: *sweep,
 		Logf: log.Printf,
