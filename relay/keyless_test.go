@@ -50,7 +50,8 @@ func TestKeylessRuns(t *testing.T) {
 		}
 	}
 
-	// A run started with a key is not resumed by its event id alone.
+	// A run started with a key is not resumed by its event id alone, nor
+	// is an unknown run.
 	resp = post(t, rs.URL, runInput("t1", "r2", "hello"), nil)
 	key := resp.Header.Get(threadKeyHeader)
 	fs := readFrames(resp.Body, nil)
@@ -58,7 +59,7 @@ func TestKeylessRuns(t *testing.T) {
 	resp = post(t, rs.URL, runInput("t1", "r3", "hello", "again"), map[string]string{threadKeyHeader: key})
 	keyed := readFrames(resp.Body, nil)
 	resp.Body.Close()
-	for _, id := range []string{keyed[2].ID, fs[0].ID[:runKeyLen-1] + "x:1"} {
+	for _, id := range []string{keyed[2].ID, "AAAAAAAAAAAAAAAA:1"} {
 		resp = post(t, rs.URL, `{}`, map[string]string{"Last-Event-ID": id})
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -93,17 +94,18 @@ func TestGraceZero(t *testing.T) {
 	up := newUpstream(t, a)
 	_, rs := newRelay(t, up.URL, nil, func(c *Config) { c.Grace = -1; c.KeylessRuns = true })
 	resp := post(t, rs.URL, runInput("t1", "r1", "hello"), nil)
+	key := resp.Header.Get(threadKeyHeader)
 	fs := readFrames(resp.Body, func(f frame) bool { return eventType(f.Data) == "TEXT_MESSAGE_START" })
 	resp.Body.Close()
 	// The agent would go on; the relay stopped the run. The gate is
 	// never opened: the run cannot end any other way.
-	var rest []frame
 	waitFor(t, "the run to stop", 10*time.Second, func() bool {
-		resp := post(t, rs.URL, `{}`, map[string]string{"Last-Event-ID": fs[len(fs)-1].ID})
-		defer resp.Body.Close()
-		rest = readFrames(resp.Body, func(f frame) bool { return strings.HasPrefix(eventType(f.Data), "RUN_ERROR") })
-		return len(rest) > 0
+		v, _, _ := loadThread(t, rs.URL, "t1", map[string]string{threadKeyHeader: key})
+		return v.Run == nil
 	})
+	resp = post(t, rs.URL, `{}`, map[string]string{"Last-Event-ID": fs[len(fs)-1].ID})
+	rest := readFrames(resp.Body, nil)
+	resp.Body.Close()
 	if len(rest) != 1 || eventType(rest[0].Data) != "RUN_ERROR:"+CodeAbandoned {
 		t.Fatalf("rest of a stopped run: %v", rest)
 	}
@@ -127,6 +129,8 @@ func TestUpstreamResumed(t *testing.T) {
 	if !strings.Contains(msgs, `"w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 "`) {
 		t.Fatalf("folded %s", msgs)
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.runs != 2 {
 		t.Fatalf("%d upstream requests, want 2", a.runs)
 	}
