@@ -19,9 +19,10 @@ test-go:
 
 ## test-relay: the relay alone (part of test-go): its stores against real
 ## bbolt files and Redis servers the tests start (/usr/bin/redis-server),
-## and the command as processes killed mid-run (docs/relay.md)
+## and the command as processes killed mid-run (docs/relay.md), and its
+## HTTP checks (httpguard)
 test-relay:
-	$(GO) test -count=1 ./relay/... ./cmd/agui-relay/
+	$(GO) test -count=1 ./relay/... ./httpguard/ ./cmd/agui-relay/
 
 ## bench-relay: the relay's benchmarks (docs/relay.md, "Figures"): loading
 ## a 10,000-message thread against replaying it, the overhead per event,

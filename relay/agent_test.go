@@ -19,7 +19,7 @@ import (
 type fakeAgent struct {
 	n         int
 	delay     time.Duration
-	misbehave string // "", "cut", "stall", "midframe", "status", "notsse", "huge"
+	misbehave string // "", "cut", "stall", "midframe", "status", "notsse", "huge", "midframe-once"
 	mu        sync.Mutex
 	runs      int
 	gate      chan struct{} // when set, each event after the first 3 waits for a receive
@@ -52,6 +52,17 @@ func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
 	a.runs++
 	a.mu.Unlock()
+	// A resume (Last-Event-ID: up-N) goes on after event N, unless the
+	// agent misbehaves for good.
+	from := 0
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(id, "up-"))
+		if err != nil || a.misbehave != "midframe-once" {
+			http.Error(w, "cannot resume", http.StatusGone)
+			return
+		}
+		from = n + 1
+	}
 	switch a.misbehave {
 	case "status":
 		http.Error(w, "boom", http.StatusBadGateway)
@@ -68,6 +79,9 @@ func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	gate := a.gate
 	a.mu.Unlock()
 	for i, e := range evs {
+		if i < from {
+			continue
+		}
 		if gate != nil && i >= 3 {
 			select {
 			case <-gate:
@@ -81,7 +95,7 @@ func (a *fakeAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case a.misbehave == "stall" && i == 4:
 			<-r.Context().Done()
 			return
-		case a.misbehave == "midframe" && i == 4:
+		case (a.misbehave == "midframe" || a.misbehave == "midframe-once" && from == 0) && i == 4:
 			w.Write([]byte("data: " + e[:len(e)/2]))
 			rc.Flush()
 			panic(http.ErrAbortHandler)

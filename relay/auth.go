@@ -46,8 +46,10 @@ func (s *Server) hash(parts ...string) string {
 }
 
 // credential is the request's credential and whether it has one. Without
-// an auth header and without a thread key, mint says whether to make one.
-func (s *Server) credential(w http.ResponseWriter, r *http.Request, mint bool) (owner string, ok bool) {
+// an auth header and without a thread key, mint says whether to make one:
+// it is mintFor's key (keyless.go) when that is set and the relay takes
+// keyless runs, else a random one.
+func (s *Server) credential(w http.ResponseWriter, r *http.Request, mint bool, mintFor string) (owner string, ok bool) {
 	if s.cfg.AuthHeader != "" {
 		v := r.Header.Get(s.cfg.AuthHeader)
 		if v == "" {
@@ -58,8 +60,11 @@ func (s *Server) credential(w http.ResponseWriter, r *http.Request, mint bool) (
 	}
 	k := r.Header.Get(threadKeyHeader)
 	if k == "" && mint {
-		k = randomKey(keyLen)
-		w.Header().Set(threadKeyHeader, k)
+		if s.cfg.KeylessRuns && mintFor != "" {
+			k = s.runOwnKey(mintFor)
+		} else {
+			k = randomKey(keyLen)
+		}
 	}
 	if !validKey(k, keyLen) {
 		httpError(w, http.StatusUnauthorized, "credential_required",

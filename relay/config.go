@@ -55,12 +55,21 @@ type Config struct {
 	// store's (created on first use), so that instances and restarts
 	// agree.
 	Secret []byte
+	// KeylessRuns serves a POST /agent without a credential (no auth
+	// header configured, no thread key sent) as a thread of its own, whose
+	// event ids alone resume it (keyless.go): what @ag-ui/client's
+	// HttpAgent and other clients that keep no key need. Its threadId may
+	// be left out.
+	KeylessRuns bool
 	// Instance names this process in the store (random when empty).
 	Instance string
 
-	// Who may use it (security.go).
+	// Who may use it (security.go, package httpguard).
 	CORS       []string // other origins whose pages may call the relay ("*": any)
 	AllowHosts []string // Host names answered besides loopback names and IP addresses
+	// ExposeHeaders are more response headers an allowed page may read
+	// (those a handler wrapping the relay sets).
+	ExposeHeaders []string
 
 	// Bounds.
 	MaxBody        int64 // bytes of a POST /agent body
@@ -70,11 +79,12 @@ type Config struct {
 	MaxRunBytes    int64 // bytes of one run (input and frames)
 	MaxThreadBytes int64 // bytes of one thread (snapshot and kept runs)
 	MaxStoreBytes  int64 // bytes of all threads
+	MaxThreads     int   // threads kept (0: no bound but the bytes); the least recently used go
 
 	// Times.
 	Retention    time.Duration // threads not updated for that long are deleted (<0: never)
 	RunTTL       time.Duration // a folded run's frames are kept that long after its end
-	Grace        time.Duration // a run nobody reads goes on that long (<0: 0)
+	Grace        time.Duration // a run nobody reads goes on that long (<0: 0, stopped when its last client leaves)
 	Lease        time.Duration // producer heartbeat: lost after that long without one
 	UpstreamIdle time.Duration // an upstream silent that long has stalled
 	RunTimeout   time.Duration // a run is stopped after that long

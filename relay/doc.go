@@ -12,7 +12,9 @@
 // the log: each frame with the SSE id "<run key>:<seq>", live until the
 // run's RUN_FINISHED or RUN_ERROR. One path serves the first connection,
 // a resume (Last-Event-ID, docs/resume.md) and a connection to another
-// instance; a run goes on while no client reads it for a grace period.
+// instance; a run goes on while no client reads it for a grace period. An
+// upstream answer cut before the run's end is asked for again with the
+// Last-Event-ID of the upstream's last event (produce.go).
 //
 // Threads. After each run the relay folds the thread's finished runs, in
 // order, with the Go reducer (package reducer) into a snapshot, and keeps
@@ -34,6 +36,12 @@
 // hash (HMAC), and the thread's key in the store is derived from that
 // hash and the client's threadId, so nothing a client sends is stored as
 // a key, no two clients' threads collide, and another credential finds
-// nothing. Host and Origin are checked as in cmd/agui-demo; bodies,
-// events, runs, threads and the store are bounded.
+// nothing. With Config.KeylessRuns, a request without a credential is a
+// thread of its own whose key derives from its run's key, so that its event
+// ids alone resume it (keyless.go): what a client that keeps no key needs.
+// Host and Origin are checked by package httpguard, as in cmd/agui-demo;
+// bodies, events, runs, threads and the store are bounded.
+//
+// cmd/agui-demo runs a Server in-process for every POST /agent: the demo
+// has no run log of its own.
 package relay

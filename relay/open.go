@@ -2,6 +2,7 @@ package relay
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/agui-reducer/agui/relay/store"
@@ -23,4 +24,21 @@ func OpenStore(v string) (store.Store, error) {
 		return redisstore.Open(v)
 	}
 	return nil, fmt.Errorf("-store: want bolt:PATH, redis://HOST:PORT/DB or memory:, got %q", v)
+}
+
+// ParseUpstream reads an -upstream flag: the agent's http(s) URL.
+func ParseUpstream(v string) (*url.URL, error) {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("-upstream must be an http(s) URL, got %q", v)
+	}
+	return u, nil
+}
+
+// RedactStore is a -store value fit for a log: a password in it hidden.
+func RedactStore(v string) string {
+	if u, err := url.Parse(v); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return v
 }

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/agui-reducer/agui/dialect"
@@ -67,22 +69,35 @@ type producer struct {
 	cancel context.CancelCauseFunc
 	seq    int64
 	bytes  int64
-	tr     *dialect.Translator // one per run, kept with it
-	fin    *end                // set when the run must end
-	gone   bool                // the store lost the run, or someone else ended it
+	// readers counts this instance's streams of the run: with Grace 0,
+	// the last one leaving stops it at once (keyless.go).
+	readers  atomic.Int32
+	lastID   string              // the SSE id of the upstream's last event
+	resuming bool                // the upstream's answer was cut: asking for the rest
+	tr       *dialect.Translator // one per run, kept with it
+	fin      *end                // set when the run must end
+	gone     bool                // the store lost the run, or someone else ended it
 }
 
-func (s *Server) produce(run *store.Run, body []byte, hdr http.Header) {
-	defer s.wg.Done()
-	defer s.producing.Add(-1)
+// newProducer is the producer of a new run, known to this instance's
+// streams (attach) until it ends; produce starts it.
+func (s *Server) newProducer(run *store.Run) *producer {
 	ctx, cancel := context.WithCancelCause(s.ctx)
-	defer cancel(nil)
 	tctx, tcancel := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errTimeout)
-	defer tcancel()
-	p := &producer{s: s, run: run, ctx: tctx, cancel: cancel, bytes: int64(len(run.Input))}
+	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: int64(len(run.Input))}
 	if s.cfg.UpstreamDialect != "" {
 		p.tr = dialect.New(dialect.Options{Dialect: s.cfg.UpstreamDialect, MaxEventBytes: s.cfg.MaxEventBytes})
 	}
+	s.local.Store(run.Key, p)
+	return p
+}
+
+func (p *producer) produce(body []byte, hdr http.Header) {
+	s, run, cancel := p.s, p.run, p.cancel
+	defer s.wg.Done()
+	defer s.producing.Add(-1)
+	defer s.local.Delete(run.Key)
+	defer cancel(nil)
 	hb := make(chan struct{})
 	go func() { defer close(hb); p.heartbeat() }()
 	p.pump(body, hdr)
@@ -96,6 +111,8 @@ func (s *Server) produce(run *store.Run, body []byte, hdr http.Header) {
 	s.fold(sctx, run.Thread)
 	if used, err := s.store.Usage(sctx); err == nil && used > s.cfg.MaxStoreBytes {
 		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
+	} else if s.cfg.MaxThreads > 0 {
+		s.sweepTo(s.cfg.MaxStoreBytes) // the thread count
 	}
 }
 
@@ -123,7 +140,7 @@ func (p *producer) heartbeat() {
 		if readers.Before(p.run.Started) {
 			readers = p.run.Started
 		}
-		if time.Since(readers) > p.s.cfg.Grace+every {
+		if p.readers.Load() == 0 && time.Since(readers) > p.s.cfg.Grace+every {
 			p.cancel(errAbandoned)
 			return
 		}
@@ -147,11 +164,55 @@ func (p *producer) stopped() *end {
 	}
 }
 
+// Upstream resumes: an upstream answer cut before the run's end (a read
+// error, not a clean end) after an event with an SSE id is asked for again
+// with that id as Last-Event-ID (docs/resume.md), and the rest goes to the
+// same translator, at most maxUpstreamResumes times a run, the first after
+// upstreamRetryDelay (doubling).
+const (
+	maxUpstreamResumes = 5
+	upstreamRetryDelay = 100 * time.Millisecond
+)
+
 // pump streams the upstream's answer into the store until the run ends.
 func (p *producer) pump(body []byte, hdr http.Header) {
 	s := p.s
+	for resumes := 0; ; resumes++ {
+		if resumes > 0 {
+			t := time.NewTimer(upstreamRetryDelay << (resumes - 1))
+			select {
+			case <-p.ctx.Done():
+				t.Stop()
+				p.fin = p.stopped()
+				return
+			case <-t.C:
+			}
+			hdr.Set("Last-Event-ID", p.lastID)
+			p.resuming = true
+			s.cfg.Logf("run %s: upstream answer cut; resuming after %s", p.run.Key, quoteShort(p.lastID))
+		}
+		err := p.request(body, hdr)
+		if p.fin != nil || p.gone {
+			return
+		}
+		if err == nil || p.lastID == "" || resumes == maxUpstreamResumes || p.ctx.Err() != nil {
+			if p.ctx.Err() != nil {
+				p.fin = p.stopped()
+			} else {
+				p.fin = relayEnd(CodeUpstreamCut, "the agent's stream ended before the run did")
+			}
+			return
+		}
+	}
+}
+
+// request makes one upstream request and reads its answer into the run:
+// it returns nil when the answer ended cleanly, the read error when it
+// was cut, and sets p.fin when the run ends otherwise.
+func (p *producer) request(body []byte, hdr http.Header) error {
+	s := p.s
 	req, _ := http.NewRequestWithContext(p.ctx, http.MethodPost, s.cfg.Upstream.String(), bytes.NewReader(body))
-	req.Header = hdr
+	req.Header = hdr.Clone()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := s.cfg.Client.Do(req)
@@ -159,19 +220,19 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 		if p.ctx.Err() != nil {
 			p.fin = p.stopped()
 		} else {
-			p.fin = relayEnd(CodeUpstreamUnreachable, "the agent could not be reached")
+			p.refused(CodeUpstreamUnreachable, "the agent could not be reached")
 			s.cfg.Logf("run %s: upstream: %v", p.run.Key, err)
 		}
-		return
+		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
-		p.fin = relayEnd(CodeUpstreamStatus, "the agent answered HTTP "+strconv.Itoa(resp.StatusCode))
-		return
+		p.refused(CodeUpstreamStatus, "the agent answered HTTP "+strconv.Itoa(resp.StatusCode))
+		return nil
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
-		p.fin = relayEnd(CodeUpstreamNotSSE, "the agent answered "+strconv.Quote(mt)+", not text/event-stream")
-		return
+		p.refused(CodeUpstreamNotSSE, "the agent answered "+strconv.Quote(mt)+", not text/event-stream")
+		return nil
 	}
 	idle := time.AfterFunc(s.cfg.UpstreamIdle, func() { p.cancel(errStalled) })
 	defer idle.Stop()
@@ -189,23 +250,34 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 			parser.FeedEach(buf[:n], p.event, onErr)
 		}
 		if p.fin != nil || p.gone {
-			return
+			return nil
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
 		}
 		if err != nil {
-			if p.ctx.Err() != nil {
-				p.fin = p.stopped()
-			} else {
-				p.fin = relayEnd(CodeUpstreamCut, "the agent's stream ended before the run did")
-			}
-			return
+			return err
 		}
 	}
+	return nil
+}
+
+// refused ends a run whose upstream request failed; when it was to resume
+// a cut answer, the run ends as cut.
+func (p *producer) refused(code, msg string) {
+	if p.resuming {
+		code, msg = CodeUpstreamCut, "the agent's stream was cut, and resuming it failed: "+msg
+	}
+	p.fin = relayEnd(code, msg)
 }
 
 // event takes one upstream SSE event.
 func (p *producer) event(e sse.Event) {
 	if p.fin != nil || p.gone {
 		return
+	}
+	if e.ID != "" {
+		p.lastID = e.ID
 	}
 	if p.tr != nil {
 		// What canonical AG-UI has no event for is stored as an

@@ -7,8 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -17,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay/store"
 )
 
@@ -26,8 +25,7 @@ type Server struct {
 	cfg     Config
 	store   store.Store
 	secret  []byte
-	hosts   hostPolicy
-	cors    corsPolicy
+	guard   *httpguard.Guard
 	pass    []string // request headers passed upstream
 	handler http.Handler
 
@@ -37,6 +35,7 @@ type Server struct {
 
 	producing atomic.Int64  // runs this instance produces
 	conns     chan struct{} // streams this instance serves
+	local     sync.Map      // run key → *producer, the runs this instance produces
 }
 
 // New returns a relay; Close ends its runs.
@@ -53,16 +52,14 @@ func New(cfg Config) (*Server, error) {
 	cfg.defaults()
 	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns)}
 	var err error
-	if s.hosts, err = parseHosts(cfg.AllowHosts); err != nil {
+	if s.guard, err = newGuard(cfg); err != nil {
 		return nil, err
 	}
-	if s.cors, err = parseCORS(cfg.CORS); err != nil {
-		return nil, err
+	extra, err := httpguard.ParseHeaderNames(cfg.UpstreamHeaders)
+	if err != nil {
+		return nil, errors.New("relay: upstream headers: " + err.Error())
 	}
-	s.pass = []string{"Content-Type", "Accept", "Accept-Language", "User-Agent"}
-	for _, h := range cfg.UpstreamHeaders {
-		s.pass = append(s.pass, http.CanonicalHeaderKey(h))
-	}
+	s.pass = append([]string{"Content-Type", "Accept", "Accept-Language", "User-Agent"}, extra...)
 	parent := cfg.Context
 	if parent == nil {
 		parent = context.Background()
@@ -98,7 +95,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	mux.HandleFunc("GET /agent", notAllowed("POST"))
 	mux.HandleFunc("OPTIONS /", func(w http.ResponseWriter, r *http.Request) {}) // answered by guard
-	s.handler = s.guard(mux)
+	s.handler = s.guard.Handler(mux)
 
 	if cfg.SweepEvery > 0 {
 		s.wg.Add(1)
@@ -151,7 +148,7 @@ func (s *Server) reapLost() {
 }
 
 func (s *Server) limits() store.Limits {
-	lim := store.Limits{MaxBytes: s.cfg.MaxStoreBytes, RunTTL: s.cfg.RunTTL}
+	lim := store.Limits{MaxBytes: s.cfg.MaxStoreBytes, MaxThreads: s.cfg.MaxThreads, RunTTL: s.cfg.RunTTL}
 	if s.cfg.Retention > 0 {
 		lim.Retention = s.cfg.Retention
 	}
@@ -187,32 +184,6 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(map[string]any{"instance": s.cfg.Instance, "producing": s.producing.Load(), "storeBytes": used})
 }
 
-// readBody checks a POST's content type and reads its body, bounded.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		httpError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", "send an AG-UI RunAgentInput as Content-Type: application/json")
-		return nil, false
-	}
-	tooLarge := func() {
-		httpError(w, http.StatusRequestEntityTooLarge, "too_large", "the body is larger than "+strconv.FormatInt(s.cfg.MaxBody, 10)+" bytes (-max-body)")
-	}
-	if r.ContentLength > s.cfg.MaxBody {
-		tooLarge()
-		return nil, false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			tooLarge()
-		} else {
-			httpError(w, http.StatusBadRequest, "bad_request", "reading the body: "+err.Error())
-		}
-		return nil, false
-	}
-	return body, true
-}
-
 // acquire takes a stream slot, or answers 503.
 func (s *Server) acquire(w http.ResponseWriter) bool {
 	select {
@@ -235,7 +206,7 @@ type runAgentInput struct {
 
 // agent answers POST /agent: a resume (Last-Event-ID) or a new run.
 func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
-	body, ok := s.readBody(w, r)
+	body, ok := httpguard.ReadJSON(w, r, s.cfg.MaxBody, "an AG-UI RunAgentInput")
 	if !ok {
 		return
 	}
@@ -247,7 +218,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		s.resume(w, r, id)
 		return
 	}
-	owner, ok := s.credential(w, r, true)
+	runKey := randomKey(runKeyLen)
+	keyless := s.keyless(r)
+	owner, ok := s.credential(w, r, true, runKey)
 	if !ok {
 		return
 	}
@@ -256,7 +229,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
 		return
 	}
-	if in.ThreadID == "" {
+	if in.ThreadID == "" && !keyless {
 		httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
 		return
 	}
@@ -282,7 +255,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
-	run := &store.Run{Key: randomKey(runKeyLen), Thread: tk, Owner: owner, Producer: s.cfg.Instance,
+	run := &store.Run{Key: runKey, Thread: tk, Owner: owner, Producer: s.cfg.Instance,
 		Started: now, Input: input, Lease: now.Add(s.cfg.Lease), Readers: now}
 	if err := s.store.Create(ctx, run); err != nil {
 		switch {
@@ -300,8 +273,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	started = true
+	p := s.newProducer(run)
 	s.wg.Add(1)
-	go s.produce(run, body, hdr)
+	go p.produce(body, hdr)
 	w.Header().Set(runHeader, run.Key)
 	s.stream(w, r, run.Key, 0, nil)
 }

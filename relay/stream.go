@@ -3,11 +3,12 @@ package relay
 import (
 	"context"
 	"errors"
-	"github.com/agui-reducer/agui/dialect"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay/store"
 )
 
@@ -28,7 +29,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 	rc := http.NewResponseController(w)
 	ctx := r.Context()
 	write := func(b []byte) bool {
-		_ = rc.SetWriteDeadline(time.Now().Add(frameWriteTimeout))
+		_ = rc.SetWriteDeadline(time.Now().Add(httpguard.FrameWriteTimeout))
 		if _, err := w.Write(b); err != nil {
 			return false
 		}
@@ -36,6 +37,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 	}
 	if !write(prelude) {
 		return
+	}
+	if p, ok := s.local.Load(key); ok {
+		defer p.(*producer).attach()()
 	}
 	touchEvery := s.cfg.Lease / 3
 	var lastTouch, failing time.Time
@@ -154,8 +158,11 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request, lastID string) {
 		httpError(w, http.StatusBadRequest, "bad_last_event_id", "Last-Event-ID is not an event id of this relay (<run>:<seq>)")
 		return
 	}
-	owner, ok := s.credential(w, r, false)
-	if !ok {
+	var owner string
+	if s.keyless(r) {
+		// A keyless run's event id is its credential (keyless.go).
+		owner = s.hash("owner", "key", s.runOwnKey(key))
+	} else if owner, ok = s.credential(w, r, false, ""); !ok {
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/agui-reducer/agui/dialect"
 	"net/http"
 	"strconv"
 	"strings"
 
+	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/relay/store"
@@ -291,7 +291,7 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	owner, ok := s.credential(w, r, false)
+	owner, ok := s.credential(w, r, false, "")
 	if !ok {
 		return
 	}
@@ -397,7 +397,7 @@ func writeSnapshot(w http.ResponseWriter, snap []byte, active *store.Run) {
 
 // deleteThread answers DELETE /threads/{threadId}.
 func (s *Server) deleteThread(w http.ResponseWriter, r *http.Request) {
-	owner, ok := s.credential(w, r, false)
+	owner, ok := s.credential(w, r, false, "")
 	if !ok {
 		return
 	}

@@ -16,37 +16,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseCORS(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []string
-		any  bool
-	}{
-		{"", nil, false},
-		{"http://localhost:5173", []string{"http://localhost:5173"}, false},
-		{"HTTP://LocalHost:5173/", []string{"http://localhost:5173"}, false},
-		{"http://a.test:80, https://b.test:443", []string{"http://a.test", "https://b.test"}, false},
-		{"http://[::1]:3000", []string{"http://[::1]:3000"}, false},
-		{"*", nil, true},
-	} {
-		p, err := parseCORS(c.in)
-		require.NoError(t, err, c.in)
-		assert.Equal(t, c.any, p.any, c.in)
-		assert.Len(t, p.origins, len(c.want), c.in)
-		for _, o := range c.want {
-			assert.True(t, p.allows(o), "%s allows %s", c.in, o)
-		}
-		assert.Equal(t, c.any || len(c.want) > 0, p.enabled(), c.in)
-	}
-	for _, bad := range []string{"localhost:5173", "ftp://x", "http://x/app", "http://x?a", "http://u@x", "http://"} {
-		_, err := parseCORS(bad)
-		assert.Error(t, err, bad)
-	}
-	p, _ := parseCORS("*")
-	assert.False(t, p.allows("null"), "opaque origins never")
-	assert.False(t, p.allows(""))
-}
-
 // corsRequest sends method to path with an Origin and returns the response.
 func corsRequest(t *testing.T, srv *httptest.Server, method, path, origin string, hdr map[string]string, body []byte) *http.Response {
 	t.Helper()
@@ -81,15 +50,13 @@ func TestCORSOffByDefault(t *testing.T) {
 // carries Access-Control-Allow-Origin, and other origins get nothing.
 func TestCORSAllowedOrigin(t *testing.T) {
 	const origin = "http://localhost:5173"
-	cors, err := parseCORS(origin)
-	require.NoError(t, err)
-	srv := startServer(t, config{cors: cors})
+	srv := startServer(t, config{corsOrigins: []string{origin}})
 
 	preflight := map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, accept"}
 	resp := corsRequest(t, srv, "OPTIONS", "/agent", origin, preflight, nil)
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
 	assert.Equal(t, origin, resp.Header.Get("Access-Control-Allow-Origin"))
-	assert.Equal(t, "POST", resp.Header.Get("Access-Control-Allow-Methods"))
+	assert.Contains(t, resp.Header.Get("Access-Control-Allow-Methods"), "POST")
 	allowH := strings.ToLower(resp.Header.Get("Access-Control-Allow-Headers"))
 	for _, h := range []string{"content-type", "accept", "last-event-id"} {
 		assert.Contains(t, allowH, h)
@@ -105,7 +72,7 @@ func TestCORSAllowedOrigin(t *testing.T) {
 
 	resp = corsRequest(t, srv, "OPTIONS", "/scenarios", origin, map[string]string{"Access-Control-Request-Method": "GET"}, nil)
 	assert.Equal(t, http.StatusNoContent, resp.StatusCode)
-	assert.Equal(t, "GET", resp.Header.Get("Access-Control-Allow-Methods"))
+	assert.Contains(t, resp.Header.Get("Access-Control-Allow-Methods"), "GET")
 	resp = corsRequest(t, srv, "GET", "/scenarios", origin, nil, nil)
 	assert.Equal(t, origin, resp.Header.Get("Access-Control-Allow-Origin"))
 
@@ -116,8 +83,8 @@ func TestCORSAllowedOrigin(t *testing.T) {
 	}
 }
 
-// TestCORSProxyHeaders: in proxy mode, the upstream's own CORS headers never
-// reach the browser; this server's policy does.
+// TestCORSProxyHeaders: with -upstream, the upstream's own CORS headers
+// never reach the browser; this server's policy does.
 func TestCORSProxyHeaders(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -136,8 +103,7 @@ func TestCORSProxyHeaders(t *testing.T) {
 	assert.Empty(t, resp.Header.Values("Access-Control-Allow-Origin"))
 	assert.Empty(t, resp.Header.Values("Access-Control-Allow-Credentials"))
 
-	cors, _ := parseCORS("http://localhost:5173")
-	srv = startServer(t, config{upstream: u, cors: cors})
+	srv = startServer(t, config{upstream: u, corsOrigins: []string{"http://localhost:5173"}})
 	resp = corsRequest(t, srv, "POST", "/agent", "http://localhost:5173", hdr, body)
 	assert.Equal(t, []string{"http://localhost:5173"}, resp.Header.Values("Access-Control-Allow-Origin"))
 	assert.Empty(t, resp.Header.Values("Access-Control-Allow-Credentials"))

@@ -11,7 +11,7 @@ import (
 // Ids of bounded length. The server writes ids taken from the request into
 // every frame it logs (the thread and run ids into RUN_STARTED and
 // RUN_FINISHED, the run id as the suffix of every message, tool call and
-// interrupt id), so an id's length multiplies into the run log. An id of
+// interrupt id), so an id's length multiplies into the runs stored. An id of
 // the request longer than maxIDBytes is therefore never written as it came:
 // the server writes a short id derived from it instead, by a hash keyed
 // with a secret of the process, so that the same long id maps to the same

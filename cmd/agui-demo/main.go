@@ -6,25 +6,26 @@
 //
 // It serves web/ at / (the page is /demo/) and answers POST /agent, an AG-UI
 // RunAgentInput, with a recorded run from testdata/scenarios as a real
-// text/event-stream: one frame per event ("id: <run>:<seq>" and "data:"),
-// flushed one by one and paced like a model. A client whose connection
-// dropped resumes the run with Last-Event-ID (docs/resume.md), and what the
-// runs hold is bounded by the run log's flags whatever the requests contain
-// (docs/demo.md, "Memory"). The run is
-// chosen by the page (forwardedProps.scenario), by -scenario, or else by
-// the words of the user's last message ("reason",
-// "tool", "parallel", "state", "activity", "error", "interrupt"…). Recorded
-// threadId/runId are replaced by the request's, and message and tool-call
-// ids get the run id as suffix, so a conversation continues across turns
-// (ids longer than 128 bytes are replaced by a short keyed hash of them).
-// GET /scenarios lists the runs.
+// text/event-stream, paced like a model. Every run goes through package relay,
+// run in-process (threads.go, docs/relay.md): each frame carries an SSE id
+// ("id: <run>:<seq>"), a client whose connection dropped resumes the run with
+// Last-Event-ID (docs/resume.md), the run goes on for -resume-grace while no
+// client reads it, and what the runs hold is bounded by the relay's store,
+// whatever the requests contain (docs/demo.md, "Memory"). A POST /agent
+// without X-Agui-Thread-Key is a thread of its own, resumable by its event ids
+// alone; one with the key (the demo page's) is a turn of a kept thread, and
+// GET /threads/{threadId} answers with the thread as it stands (the relay's
+// whole API is also under /relay/). The checks of every request (Host,
+// Origin, CORS, body size) are package httpguard's.
 //
-// Threads (threads.go, docs/relay.md): the server runs package relay
-// in-process with its own agent as the upstream. A POST /agent that carries
-// X-Agui-Thread-Key is a turn of a thread the relay keeps (the demo page
-// sends one), GET /threads/{threadId} answers with the thread as it stands
-// (or, as a stream, with its live run), and the whole relay API is also
-// under /relay/. -store bolt:PATH keeps the threads across restarts.
+// The run is chosen by the page (forwardedProps.scenario), by -scenario, or
+// else by the words of the user's last message ("reason", "tool",
+// "parallel", "state", "activity", "error", "interrupt"…) and named in
+// X-Agui-Scenario. Recorded threadId/runId are replaced by the request's, and
+// message and tool-call ids get the run id as suffix, so a conversation
+// continues across turns (ids longer than 128 bytes are replaced by a short
+// keyed hash of them). GET /scenarios lists the runs. With -upstream, runs are
+// relayed from a real agent instead (translated from -upstream-dialect).
 //
 // Flags:
 //
@@ -35,41 +36,33 @@
 //	-cors ORIGINS          other origins whose pages may use /agent (default: none, same origin only)
 //	-allow-host NAMES      more Host names answered (loopback names and IP addresses always are)
 //	-max-body 8388608      largest POST /agent body in bytes
-//	-max-runs 32           runs at once (replayed or proxied)
-//	-upstream-headers H    request headers the proxy passes on (none beyond the transport's)
-//	-resume-runs 64        runs kept for resuming (Last-Event-ID; docs/resume.md)
-//	-resume-bytes 67108864 bytes the run log holds (frames, overheads, relayed runs' requests)
+//	-max-runs 32           runs produced at once (replayed or relayed)
+//	-upstream-headers H    request headers the relay passes upstream (none beyond the transport's)
+//	-resume-runs 64        threads (a keyless run is one) kept for resuming (Last-Event-ID; docs/resume.md)
+//	-resume-bytes 67108864 bytes the relay's store holds, all threads together
 //	-resume-ttl 5m         how long a finished run stays resumable
-//	-resume-grace 30s      how long a run nobody reads goes on, waiting for a resume
+//	-resume-grace 30s      how long a run nobody reads goes on, waiting for a resume (0: stop at once)
 //	-drop-after 0          cut every connection after N frames, or N-M: a random count (to show resuming)
 //	-csp POLICY            Content-Security-Policy of the pages served (default: strict; "off": none)
 //	-scenarios DIR         the recorded runs (default: testdata/scenarios)
-//	-upstream URL          proxy POST /agent to a real AG-UI agent instead
-//	-store memory:         where the threads of /relay/agent runs are kept: memory:, or
-//	                       bolt:PATH to keep them across restarts (threads.go, docs/relay.md)
+//	-upstream URL          relay POST /agent from a real AG-UI agent instead
+//	-store memory:         where runs and threads are kept: memory:, bolt:PATH to keep
+//	                       them across restarts, or redis://HOST:PORT/DB (docs/relay.md)
 //	-upstream-dialect NAME the upstream speaks dialect NAME (package dialect):
 //	                       its answer is re-emitted as canonical AG-UI SSE, one
-//	                       translator per run, logged and resumable (relay.go)
+//	                       translator per run, stored and resumable
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
-	"syscall"
-	"time"
 
-	"github.com/agui-reducer/agui/dialect"
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
 )
 
@@ -83,19 +76,19 @@ func main() {
 	speed := flag.Float64("speed", 1, "delay multiplier: 1 paces like a model, 0.5 is twice as fast, 0 sends everything at once")
 	webDir := flag.String("web", "", "directory served at /: its index.html, or the demo page when it has demo/index.html (default: web/ of the module)")
 	scenDir := flag.String("scenarios", "", "directory of recorded runs (default: testdata/scenarios of the module)")
-	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent is proxied there (no CORS needed)")
-	upstreamDialect := flag.String("upstream-dialect", "", "the -upstream agent's dialect (sse-contract, tanstack, streaming, auto; see docs/dialects.md): its answer is re-emitted as canonical AG-UI, one resumable run per request")
+	upstream := flag.String("upstream", "", "URL of a real AG-UI agent: POST /agent runs are relayed from there (no CORS needed)")
+	upstreamDialect := flag.String("upstream-dialect", "", "the -upstream agent's dialect (sse-contract, tanstack, streaming, auto; see docs/dialects.md): its answer is re-emitted as canonical AG-UI")
 	corsFlag := flag.String("cors", "", "origins (comma-separated scheme://host:port, or *) whose pages may use /agent; default: same origin only")
 	allowHost := flag.String("allow-host", "", "more host names (comma-separated; *.example for subdomains) this server answers to; loopback names and IP addresses always")
-	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, in proxy mode too")
-	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs at once, replayed (including those waiting for a resume) or proxied; more get 503")
-	upHeaders := flag.String("upstream-headers", "", "request headers the -upstream proxy passes on besides the AG-UI transport's (e.g. Authorization,Cookie); none by default")
-	logRuns := flag.Int("resume-runs", defaultLogRuns, "runs kept in memory so that a dropped client can resume them (Last-Event-ID)")
-	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes the run log holds, all runs together (frames and their overhead, relayed runs' requests and translator input)")
+	maxBody := flag.Int64("max-body", defaultMaxBody, "largest POST /agent body in bytes, with -upstream too")
+	maxRuns := flag.Int("max-runs", defaultMaxRuns, "runs produced at once (including those waiting for a resume); more get 503")
+	upHeaders := flag.String("upstream-headers", "", "request headers passed to the -upstream agent besides the AG-UI transport's (e.g. Authorization,Cookie); none by default")
+	logRuns := flag.Int("resume-runs", defaultLogRuns, "threads kept (a run without a thread key is one) so that a dropped client can resume its run (Last-Event-ID)")
+	logBytes := flag.Int64("resume-bytes", defaultLogBytes, "bytes the relay's store holds, all threads together (a run may hold a sixteenth)")
 	logTTL := flag.Duration("resume-ttl", defaultLogTTL, "how long a finished run stays resumable")
 	grace := flag.Duration("resume-grace", defaultGrace, "how long a run goes on once no client reads it, waiting for one to resume it (0: stop at once)")
 	dropAfter := flag.String("drop-after", "0", "cut every connection after N frames, or after a random count in N-M, to show and test resuming (0: never)")
-	storeURL := flag.String("store", "memory:", "where the threads of runs through /relay/agent are kept: memory: (lost at exit) or bolt:PATH (kept across restarts); docs/relay.md")
+	storeURL := flag.String("store", "memory:", "where runs and threads are kept: memory: (lost at exit), bolt:PATH (kept across restarts) or redis://HOST:PORT/DB; docs/relay.md")
 	csp := flag.String("csp", "", "Content-Security-Policy of the HTML pages served (default: the demo page's strict policy; \"off\" sends none)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-demo [flags]\n\nServes the demo page and an AG-UI endpoint replaying recorded runs.\n\n")
@@ -110,17 +103,9 @@ func main() {
 		log.Fatal("-speed must be >= 0")
 	}
 
-	cors, err := parseCORS(*corsFlag)
+	passHeaders, err := httpguard.ParseHeaderNames(httpguard.SplitList(*upHeaders))
 	if err != nil {
-		log.Fatal(err)
-	}
-	hosts, err := parseHosts(*allowHost)
-	if err != nil {
-		log.Fatal(err)
-	}
-	passHeaders, err := parseHeaderNames(*upHeaders)
-	if err != nil {
-		log.Fatal(err)
+		log.Fatal("-upstream-headers: ", err)
 	}
 	if *maxBody <= 0 || *maxRuns <= 0 {
 		log.Fatal("-max-body and -max-runs must be > 0")
@@ -173,69 +158,42 @@ func main() {
 		log.Fatalf("unknown scenario %q; have: auto, %s", name, strings.Join(cat.order, ", "))
 	}
 
-	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, cors: cors, csp: *csp,
-		hosts: hosts, maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
+	cfg := config{webDir: *webDir, catalog: cat, scenario: name, speed: *speed, csp: *csp,
+		maxBody: *maxBody, maxRuns: *maxRuns, upstreamHeaders: passHeaders,
 		logRuns: *logRuns, logBytes: *logBytes, logTTL: *logTTL, resumeGrace: *grace, dropAfter: dropLo, dropAfterMax: dropHi,
-		logf: log.Printf, corsOrigins: splitList(*corsFlag), allowHosts: splitList(*allowHost)}
+		logf: log.Printf, corsOrigins: httpguard.SplitList(*corsFlag), allowHosts: httpguard.SplitList(*allowHost)}
+	if *upstream != "" {
+		u, err := relay.ParseUpstream(*upstream)
+		if err != nil {
+			log.Fatal(err)
+		}
+		cfg.upstream = u
+		cfg.upstreamDialect = *upstreamDialect
+	}
 	st, err := relay.OpenStore(*storeURL)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer st.Close()
 	cfg.store = st
-	if *upstream != "" {
-		u, err := url.Parse(*upstream)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
-		}
-		cfg.upstream = u
-		if *upstreamDialect != "" && !slices.Contains(dialect.Names(), *upstreamDialect) {
-			log.Fatalf("-upstream-dialect must be one of %s, got %q", strings.Join(dialect.Names(), ", "), *upstreamDialect)
-		}
-		cfg.upstreamDialect = *upstreamDialect
-	}
 
-	ln, err := net.Listen("tcp", *addr)
+	demo, err := newServer(cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	cfg.ctx = ctx
-	demo := newServer(cfg)
-	srv := newHTTPServer(demo)
-	// Streams end when the server does.
-	srv.BaseContext = func(net.Listener) context.Context { return ctx }
-
 	agent := "replaying testdata/scenarios (scenario " + name + fmt.Sprintf(", speed %g)", *speed)
 	if cfg.upstream != nil {
-		agent = "proxied to " + cfg.upstream.String()
+		agent = "relayed from " + cfg.upstream.Redacted()
 	}
 	log.Printf("POST /agent: %s", agent)
-	// The URL on its own line: scripts and tests read it.
-	fmt.Printf("agui-demo: open %s\n", pageURL(ln.Addr()))
-
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = httpguard.Serve(*addr, demo, func(a net.Addr) {
+		// The URL on its own line: scripts and tests read it.
+		fmt.Printf("agui-demo: open %s\n", pageURL(a))
+	})
+	demo.wait() // the runs end (stored) before the store closes
+	if err != nil {
 		log.Fatal(err)
 	}
-	demo.wait() // the runs end (stored) before the store closes
-}
-
-// splitList reads a comma-separated flag.
-func splitList(v string) []string {
-	var out []string
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // pageURL is the address to open for a listener: an unspecified host

@@ -14,15 +14,19 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agui-reducer/agui/reducer/sse"
+	"github.com/agui-reducer/agui/relay"
+	"github.com/agui-reducer/agui/relay/store"
+	"github.com/agui-reducer/agui/relay/store/memstore"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // The bound every memory test checks: what the server holds after its
 // requests, measured as the live heap after a collection, never exceeds
-// the run log's byte bound plus a constant per run kept or running
-// (runOverhead's order) plus a constant for the process (connections,
-// buffers, the runtime's own, the test's measurements).
+// the relay store's byte bound (-resume-bytes) plus a constant per run
+// kept or running plus a constant for the process (connections, buffers,
+// the runtime's own, the test's measurements).
 const (
 	memRunConstant  = 64 << 10
 	memProcessSlack = 3 << 20
@@ -37,19 +41,20 @@ func liveHeap() int64 {
 	return int64(m.HeapAlloc)
 }
 
-// memServer starts a server whose run log is small (1 MiB, 4 runs) and
-// returns it with a client of its own (whose idle connections the test
-// closes before it measures).
+// memServer starts a server whose relay store is small (4 MiB, 4 runs:
+// runs of 256 KiB at most, bodies of 1 MiB) and returns it with a client of its own (whose
+// idle connections the test closes before it measures).
 func memServer(t *testing.T, cfg config) (*server, *httptest.Server, *http.Client) {
 	t.Helper()
 	if cfg.catalog == nil {
 		cfg.catalog = testCatalog(t)
 	}
 	cfg.webDir = t.TempDir()
-	cfg.logRuns, cfg.logBytes = 4, 1<<20
+	cfg.logRuns, cfg.logBytes, cfg.maxBody = 4, 4<<20, 1<<20
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.ctx = ctx
-	s := newServer(cfg)
+	s, err := newServer(cfg)
+	require.NoError(t, err)
 	srv := httptest.NewServer(s)
 	client := &http.Client{Transport: &http.Transport{}}
 	t.Cleanup(func() {
@@ -112,48 +117,85 @@ func memPost(t *testing.T, client *http.Client, url string, body []byte, lastID 
 	return client.Do(req)
 }
 
-// TestMemoryBoundedOversizedFields: runs whose request fields are 512 KiB
-// each (thread and run ids, message ids, tool names…), more runs than the
-// log keeps: the server's heap grows by no more than the run log's byte
-// bound plus a constant per run, and the log's own count of what it holds
-// stays within its bound. Every id the server derives from the request is
-// short.
+// storedRuns is what the relay's memory store holds: every run kept,
+// with its frames.
+func storedRuns(t *testing.T, s *server) map[string][]store.Frame {
+	t.Helper()
+	ms := s.store.(*memstore.Store)
+	out := map[string][]store.Frame{}
+	for _, k := range ms.RunKeys() {
+		fs, _, err := ms.Read(context.Background(), k, 0, 1<<20, 0)
+		require.NoError(t, err)
+		out[k] = fs
+	}
+	return out
+}
+
+// TestMemoryBoundedOversizedFields: runs whose request fields are large
+// (thread and run ids, message ids, tool names…), more runs than the
+// store keeps: the server's heap grows by no more than the store's byte
+// bound plus a constant per run, the store keeps at most -resume-runs
+// runs, every id the server derives from the request is short, and no
+// frame echoes a request field whole. A request whose new messages
+// outgrow a run (the relay's -max-run-bytes, a sixteenth of
+// -resume-bytes), or over -max-body, is refused, and leaves nothing
+// behind.
 func TestMemoryBoundedOversizedFields(t *testing.T) {
 	s, srv, client := memServer(t, config{})
 	base := liveHeap()
 	var peak int64
+	ids := map[string]bool{}
 	for i := range 12 {
-		body := oversized(t, 512<<10, string(rune('a'+i)))
+		size, want := 24<<10, http.StatusOK
+		switch {
+		case i == 11: // over -max-body: refused unread
+			size, want = 512<<10, http.StatusRequestEntityTooLarge
+		case i%3 == 2: // new messages over a run's bound
+			size, want = 64<<10, http.StatusRequestEntityTooLarge
+		}
+		body := oversized(t, size, string(rune('a'+i)))
 		resp, err := memPost(t, client, srv.URL, body, "")
 		require.NoError(t, err)
 		raw, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		require.NoError(t, err)
-		require.Equal(t, http.StatusOK, resp.StatusCode, "%.200s", raw)
+		require.Equal(t, want, resp.StatusCode, "%.200s", raw)
+		if want == http.StatusOK {
+			events, errs := sse.ParseAll(raw)
+			require.Empty(t, errs)
+			for _, e := range events {
+				assert.Less(t, len(e.ID), 40, "event ids are short: %.80s", e.ID)
+				assert.Less(t, len(e.Data), 16<<10, "no frame echoes a request field whole: %.120s", e.Data)
+				assert.False(t, ids[e.ID], "event ids are unique: %s", e.ID)
+				ids[e.ID] = true
+			}
+		}
 		body, raw = nil, nil
 		client.CloseIdleConnections()
 		peak = max(peak, liveHeap()-base)
 	}
 	bound := s.logBytes + int64(s.logRuns)*memRunConstant + memProcessSlack
 	t.Logf("live heap growth after each run: at most %d KiB (bound %d KiB)", peak>>10, bound>>10)
-	assert.LessOrEqual(t, peak, bound, "the heap grows by the run log's bound plus a constant")
+	assert.LessOrEqual(t, peak, bound, "the heap grows by the store's bound plus a constant")
 
-	s.runs.mu.Lock()
-	defer s.runs.mu.Unlock()
-	assert.LessOrEqual(t, s.runs.held, s.logBytes, "the log's count stays within its bound")
-	assert.LessOrEqual(t, len(s.runs.runs), s.logRuns)
-	for key, run := range s.runs.runs {
-		assert.LessOrEqual(t, len(key), maxIDBytes, "run keys are short")
-		assert.LessOrEqual(t, len(run.runID), maxIDBytes, "run ids are short")
-		for _, f := range run.frames {
-			assert.Less(t, len(f), 16<<10, "no frame echoes a request field whole: %.120s", f)
+	used, err := s.store.Usage(context.Background())
+	require.NoError(t, err)
+	assert.LessOrEqual(t, used, s.logBytes, "the store's count stays within its bound")
+	runs := storedRuns(t, s)
+	assert.LessOrEqual(t, len(runs), s.logRuns, "runs kept")
+	for key, frames := range runs {
+		assert.LessOrEqual(t, len(key), 64, "run keys are short")
+		for _, f := range frames {
+			assert.Less(t, len(f.Data), 16<<10, "no frame echoes a request field whole: %.120s", f.Data)
 		}
 	}
 }
 
 // TestMemoryBoundedWhileRunning: runs held half-way, each started by a
-// request with 1 MiB fields: while they are being produced and streamed,
-// the server keeps no more of their requests than a constant per run.
+// request with large fields: while they are being produced and streamed,
+// the server keeps at most two copies of each request (the body the relay
+// sends its upstream, and the run's new messages in the store) and a
+// constant per run.
 func TestMemoryBoundedWhileRunning(t *testing.T) {
 	const runs = 4
 	gate := make(chan struct{})
@@ -168,17 +210,20 @@ func TestMemoryBoundedWhileRunning(t *testing.T) {
 	t.Cleanup(release)
 	base := liveHeap()
 	var bodies []io.ReadCloser
+	size := 0
 	for i := range runs {
-		resp, err := memPost(t, client, srv.URL, oversized(t, 700<<10, string(rune('a'+i))), "")
+		body := oversized(t, 40<<10, string(rune('a'+i)))
+		size = len(body)
+		resp, err := memPost(t, client, srv.URL, body, "")
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		readFrames(t, bufio.NewReader(resp.Body), 20)
 		bodies = append(bodies, resp.Body)
 	}
 	growth := liveHeap() - base
-	bound := int64(1<<20) + runs*memRunConstant + memProcessSlack
-	t.Logf("live heap growth with %d runs held: %d KiB (bound %d KiB)", runs, growth>>10, bound>>10)
-	assert.LessOrEqual(t, growth, bound, "a running run keeps a constant of its request")
+	bound := int64(runs*2*size) + runs*memRunConstant + memProcessSlack
+	t.Logf("live heap growth with %d runs of %d KiB requests held: %d KiB (bound %d KiB)", runs, size>>10, growth>>10, bound>>10)
+	assert.LessOrEqual(t, growth, bound, "a running run keeps its request at most twice")
 	release()
 	for _, b := range bodies {
 		_, _ = io.Copy(io.Discard, b)
@@ -186,14 +231,13 @@ func TestMemoryBoundedWhileRunning(t *testing.T) {
 	}
 }
 
-// TestMemoryBoundedRelay: an upstream whose answer is larger than the run
-// log, in large events with large ids and thread ids: while the answer is
-// being relayed, and after, the server holds no more than the log's bound
-// plus a constant: the run is stopped when what it holds outgrows the
-// bound (the request kept for resuming, the frames not yet written, what
-// the translator was fed).
+// TestMemoryBoundedRelay: an upstream whose answer is larger than the
+// store, in large events with large ids and thread ids: while the answer
+// is being relayed, and after, the server holds no more than the store's
+// bound plus a constant: the run ends (relay_run_too_large) when it
+// outgrows a run's bound, and the client gets that end.
 func TestMemoryBoundedRelay(t *testing.T) {
-	const events, size = 48, 128 << 10
+	const events, size = 192, 32 << 10
 	gate := make(chan struct{})
 	var once sync.Once
 	release := func() { once.Do(func() { close(gate) }) }
@@ -202,7 +246,7 @@ func TestMemoryBoundedRelay(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		thread := strings.Repeat("t", size)
 		for i := range events {
-			if i == events/2 {
+			if i == 4 {
 				select {
 				case <-gate:
 				case <-r.Context().Done():
@@ -220,27 +264,22 @@ func TestMemoryBoundedRelay(t *testing.T) {
 	u, _ := url.Parse(up.URL)
 	s, srv, client := memServer(t, config{upstream: u, upstreamDialect: "streaming"})
 	base := liveHeap()
-	resp, err := memPost(t, client, srv.URL, runBody(t, strings.Repeat("r", 256<<10), "text"), "")
+	resp, err := memPost(t, client, srv.URL, runBody(t, strings.Repeat("r", 64<<10), "text"), "")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	br := bufio.NewReader(resp.Body)
-	var read int64
-	for read < 1<<20 { // the client reads 1 MiB, or what the run streams before it is stopped
-		line, err := br.ReadString('\n')
-		read += int64(len(line))
-		if err != nil {
-			break
-		}
-	}
+	first := readFrames(t, br, 3)
 	during := liveHeap() - base
 	release()
-	_, _ = io.Copy(io.Discard, resp.Body)
+	raw, _ := io.ReadAll(br)
 	resp.Body.Close()
 	client.CloseIdleConnections()
+	rest, _ := sse.ParseAll(raw)
 	after := liveHeap() - base
 	bound := s.logBytes + memRunConstant + memProcessSlack
-	t.Logf("read %d KiB; live heap growth while relaying: %d KiB, after: %d KiB (bound %d KiB)", read>>10, during>>10, after>>10, bound>>10)
-	assert.Greater(t, read, int64(128<<10), "the answer streams")
+	t.Logf("read %d frames; live heap growth while relaying: %d KiB, after: %d KiB (bound %d KiB)", len(first)+len(rest), during>>10, after>>10, bound>>10)
+	require.NotEmpty(t, rest)
+	assert.Contains(t, rest[len(rest)-1].Data, relay.CodeRunTooLarge, "the run ends when it outgrows its bound")
 	assert.LessOrEqual(t, during, bound)
 	assert.LessOrEqual(t, after, bound)
 }

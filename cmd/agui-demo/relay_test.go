@@ -17,6 +17,7 @@ import (
 
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/sse"
+	"github.com/agui-reducer/agui/relay"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -147,7 +148,7 @@ func relayText(t *testing.T, frames []sse.Event) []string {
 	return texts
 }
 
-// TestRelayResumesOneRun: through the translating proxy, a run whose
+// TestRelayResumesOneRun: through the relay and its translator, a run whose
 // upstream answer is cut, and whose client's connection drops too, is one
 // canonical run: the client's resume continues it from its Last-Event-ID,
 // the upstream is asked for the rest after the upstream id the proxy has,
@@ -192,7 +193,7 @@ func TestRelayResumesOneRun(t *testing.T) {
 			if c.upstreamCut > 0 {
 				want = append(want, "u:"+strconv.Itoa(c.upstreamCut))
 			}
-			assert.Equal(t, want, up.requests, "the upstream is resumed after the last upstream id translated, by the proxy")
+			assert.Equal(t, want, up.requests, "the upstream is resumed after the last upstream id translated, by the relay")
 			for _, b := range up.bodies {
 				assert.JSONEq(t, string(body), b, "the same request each time")
 			}
@@ -232,8 +233,10 @@ func TestUpstreamDialect(t *testing.T) {
 	assert.Equal(t, "lo", evs[3]["delta"])
 }
 
-// TestRelayUpstreamError: an upstream's error answer passes to the client
-// as it came (status and body), and starts no run.
+// TestRelayUpstreamError: an upstream that answers an HTTP error, or
+// cannot be reached, ends the run with the relay's RUN_ERROR saying so
+// (relay_upstream_status, relay_upstream_unreachable), as a frame with an
+// id like any other.
 func TestRelayUpstreamError(t *testing.T) {
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -241,22 +244,17 @@ func TestRelayUpstreamError(t *testing.T) {
 		w.Write([]byte(`{"error":"slow down"}`))
 	}))
 	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	srv := startServer(t, config{upstream: u, upstreamDialect: "streaming"})
-	status, _, resp := agentRequest(t, srv, nil, runBody(t, "r", "text"))
-	assert.Equal(t, http.StatusTooManyRequests, status)
-	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
-}
-
-// TestRelayUpstreamGone: an upstream that cannot be reached answers 502.
-func TestRelayUpstreamGone(t *testing.T) {
-	up := httptest.NewServer(http.NotFoundHandler())
-	u, _ := url.Parse(up.URL)
-	up.Close()
-	srv := startServer(t, config{upstream: u, upstreamDialect: "streaming"})
-	status, code, _ := agentRequest(t, srv, nil, runBody(t, "r", "text"))
-	assert.Equal(t, http.StatusBadGateway, status)
-	assert.Equal(t, "upstream_unavailable", code)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	for _, c := range []struct{ url, code string }{{up.URL, relay.CodeUpstreamStatus}, {gone.URL, relay.CodeUpstreamUnreachable}} {
+		u, _ := url.Parse(c.url)
+		srv := startServer(t, config{upstream: u, upstreamDialect: "streaming"})
+		resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "")
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		require.Len(t, frames, 1)
+		checkIDs(t, frames, 1)
+		assert.Contains(t, frames[0].Data, `"code":"`+c.code+`"`)
+	}
 }
 
 // TestRelayRunCap: relayed runs count against -max-runs, and a request

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/sse"
+	"github.com/agui-reducer/agui/relay"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -74,6 +76,19 @@ func resumeStatus(t *testing.T, srv *httptest.Server, lastID string) (int, strin
 	return resp.StatusCode, errorCode(t, resp, raw)
 }
 
+// parseEventID reads an SSE id of the relay, "<run key>:<seq>".
+func parseEventID(id string) (key string, seq int, ok bool) {
+	i := strings.LastIndexByte(id, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(id[i+1:])
+	if err != nil || n < 0 || strconv.Itoa(n) != id[i+1:] {
+		return "", 0, false
+	}
+	return id[:i], n, true
+}
+
 // checkIDs asserts frames carry "<key>:<seq>" with consecutive seq from
 // first, and returns the key.
 func checkIDs(t *testing.T, frames []sse.Event, first int) string {
@@ -91,24 +106,27 @@ func checkIDs(t *testing.T, frames []sse.Event, first int) string {
 	return key
 }
 
-// TestFrameIDs: every frame of a run has an SSE id "<runId>.<tag>:<seq>",
-// seq counting from 1; two runs with the same run id get different keys.
+// TestFrameIDs: every frame of a run has an SSE id "<run key>:<seq>", seq
+// counting from 1, the key short whatever the request; two runs with the
+// same run id get different keys.
 func TestFrameIDs(t *testing.T) {
 	c := testCatalog(t)
 	srv := startServer(t, config{catalog: c})
-	_, frames, cut := runFrames(t, srv, runBody(t, "run-7", "tools"), "")
+	resp, frames, cut := runFrames(t, srv, runBody(t, "run-7", "tools"), "")
 	require.False(t, cut)
 	require.Len(t, frames, len(c.byName["tools"].events))
 	key := checkIDs(t, frames, 1)
-	assert.True(t, strings.HasPrefix(key, "run-7."), key)
+	assert.Equal(t, key, resp.Header.Get("X-Agui-Run"))
+	assert.Len(t, key, 16)
+	assert.NotContains(t, key, ":")
 
-	_, again, _ := runFrames(t, srv, runBody(t, "run-7", "tools"), "")
-	assert.NotEqual(t, key, checkIDs(t, again, 1), "a reused run id is another run")
-
-	for _, id := range []string{"", "a\nb", "a:b", strings.Repeat("x", 100), "é"} {
-		k := runKey(id)
-		assert.True(t, strings.HasPrefix(k, "run."), "%q → %q", id, k)
-		assert.NotContains(t, k, ":")
+	seen := map[string]bool{key: true}
+	for _, id := range []string{"run-7", "", "a\nb", "a:b", strings.Repeat("x", 1000), "é"} {
+		_, again, _ := runFrames(t, srv, runBody(t, id, "text"), "")
+		k := checkIDs(t, again, 1)
+		assert.False(t, seen[k], "a run id used again is another run: %q", id)
+		assert.Len(t, k, 16, "%q", id)
+		seen[k] = true
 	}
 }
 
@@ -129,7 +147,6 @@ func TestResumeFinishedRun(t *testing.T) {
 		} else {
 			assert.Equal(t, full[k:], rest, "resume after %d", k)
 		}
-		assert.Equal(t, "state", resp.Header.Get("X-Agui-Scenario"))
 	}
 }
 
@@ -288,23 +305,20 @@ func TestDropAfterRange(t *testing.T) {
 	checkIDs(t, all, 1)
 }
 
-// TestResumeErrors: a malformed id is 400 bad_last_event_id; a run the log
-// does not have (unknown, expired, evicted) is 410 resume_unavailable; a
-// run stopped before its end, resumed past its last frame, is 410
-// run_stopped.
+// TestResumeErrors: a malformed id is 400 bad_last_event_id; a run the
+// relay does not keep (unknown, or its thread evicted: -resume-runs
+// threads are kept, one per keyless run) is 410 resume_unavailable; a run
+// stopped before its end (no grace, its client left) ends with the
+// relay's RUN_ERROR relay_run_abandoned, which a resume gets.
 func TestResumeErrors(t *testing.T) {
-	var mu sync.Mutex
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
-	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
-	srv := startServer(t, config{logRuns: 2, logTTL: time.Minute, now: now})
+	srv := startServer(t, config{logRuns: 2, logTTL: time.Minute})
 
-	for _, id := range []string{"abc", "x:", "x:-1", "x:01", ":3", "x:3a", "x: 3"} {
+	for _, id := range []string{"abc", "x:", "x:-1", "x:01", ":3", "x:3a", "x: 3", "AAAAAAAAAAAAAAAA:01"} {
 		status, code := resumeStatus(t, srv, id)
 		assert.Equal(t, http.StatusBadRequest, status, id)
 		assert.Equal(t, "bad_last_event_id", code, id)
 	}
-	status, code := resumeStatus(t, srv, "nope.1234:3")
+	status, code := resumeStatus(t, srv, "AAAAAAAAAAAAAAAA:3")
 	assert.Equal(t, http.StatusGone, status)
 	assert.Equal(t, "resume_unavailable", code)
 
@@ -313,40 +327,25 @@ func TestResumeErrors(t *testing.T) {
 	status, code = resumeStatus(t, srv, key+":"+strconv.Itoa(len(a)+1))
 	assert.Equal(t, http.StatusBadRequest, status, "past the last frame")
 	assert.Equal(t, "bad_last_event_id", code)
-
-	// TTL: kept for a minute after it ended.
-	advance(59 * time.Second)
 	status, _ = resumeStatus(t, srv, a[2].ID)
 	assert.Equal(t, http.StatusOK, status)
-	advance(2 * time.Second)
-	status, code = resumeStatus(t, srv, a[2].ID)
-	assert.Equal(t, http.StatusGone, status, "expired")
-	assert.Equal(t, "resume_unavailable", code)
 
-	// Count: two runs kept; a third evicts the oldest.
+	// Count: two runs kept; more evict the least recently used.
 	_, b, _ := runFrames(t, srv, runBody(t, "b", "text"), "")
-	advance(time.Second)
 	_, c2, _ := runFrames(t, srv, runBody(t, "c", "text"), "")
-	advance(time.Second)
 	_, d, _ := runFrames(t, srv, runBody(t, "d", "text"), "")
-	status, _ = resumeStatus(t, srv, b[1].ID)
-	assert.Equal(t, http.StatusGone, status, "evicted by count")
+	gone := func(id string) bool { status, _ := resumeStatus(t, srv, id); return status == http.StatusGone }
+	for i := 0; i < 100 && !(gone(a[1].ID) && gone(b[1].ID)); i++ {
+		time.Sleep(20 * time.Millisecond) // the relay sweeps once a run is stored
+	}
+	assert.True(t, gone(a[1].ID) && gone(b[1].ID), "evicted by count")
 	for _, run := range [][]sse.Event{c2, d} {
 		status, _ = resumeStatus(t, srv, run[1].ID)
 		assert.Equal(t, http.StatusOK, status)
 	}
 
-	// Bytes: a budget smaller than two runs keeps the newest only.
-	srv = startServer(t, config{logBytes: 30000}) // one run, not two (each holds some 20 KB)
-	_, e, _ := runFrames(t, srv, runBody(t, "e", "tools"), "")
-	_, f, _ := runFrames(t, srv, runBody(t, "f", "text"), "")
-	status, _ = resumeStatus(t, srv, e[1].ID)
-	assert.Equal(t, http.StatusGone, status, "evicted by size")
-	status, _ = resumeStatus(t, srv, f[1].ID)
-	assert.Equal(t, http.StatusOK, status, "the newest run stays")
-
-	// A run stopped when its client left (no grace) cannot be resumed past
-	// what it produced.
+	// A run stopped when its client left (no grace): a resume gets what it
+	// produced, then its end.
 	stopped := make(chan int, 1)
 	srv = startServer(t, config{speed: 1, done: func(_ string, n int, _ error) { stopped <- n }})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -359,37 +358,68 @@ func TestResumeErrors(t *testing.T) {
 	cancel()
 	resp.Body.Close()
 	produced := <-stopped
-	gKey, _, ok := parseEventID(strings.TrimSpace(strings.TrimPrefix(line, "id:")))
-	require.True(t, ok, line)
-	status, code = resumeStatus(t, srv, gKey+":"+strconv.Itoa(produced))
-	assert.Equal(t, http.StatusGone, status)
-	assert.Equal(t, "run_stopped", code)
+	first := strings.TrimSpace(strings.TrimPrefix(line, "id:"))
+	resp, rest, _ := runFrames(t, srv, []byte("{}"), first)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Len(t, rest, produced, "the frames after the first, and the end")
+	assert.Contains(t, rest[len(rest)-1].Data, `"code":"`+relay.CodeAbandoned+`"`)
 }
 
-// TestResumeProxy: in proxy mode Last-Event-ID goes to the upstream and the
-// upstream's ids come back unchanged; resuming is the upstream's business.
+// TestResumeProxy: with -upstream, the frames carry the relay's ids; an
+// upstream answer cut mid-frame is resumed by the relay with the
+// upstream's Last-Event-ID, and the client gets one run, each frame once.
 func TestResumeProxy(t *testing.T) {
-	var got string
+	var mu sync.Mutex
+	var got []string
+	frames := []string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"one "}`,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"two"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`,
+	}
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = r.Header.Get("Last-Event-ID")
+		last := r.Header.Get("Last-Event-ID")
+		mu.Lock()
+		got = append(got, last)
+		mu.Unlock()
+		from := 0
+		if last != "" {
+			n, _ := strconv.Atoi(strings.TrimPrefix(last, "up-run:"))
+			from = n + 1
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write([]byte("id: up-run:8\ndata: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\nid: up-run:9\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
+		for i := from; i < len(frames); i++ {
+			if last == "" && i == 3 {
+				w.Write([]byte("id: up-run:3\ndata: {\"type\":\"TEXT_"))
+				w.(http.Flusher).Flush()
+				panic(http.ErrAbortHandler) // cut mid-frame
+			}
+			fmt.Fprintf(w, "id: up-run:%d\ndata: %s\n\n", i, frames[i])
+			w.(http.Flusher).Flush()
+		}
 	}))
 	defer up.Close()
 	u, _ := url.Parse(up.URL)
 	srv := startServer(t, config{upstream: u})
-	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "up-run:7")
+	resp, out, cut := runFrames(t, srv, runBody(t, "r", "text"), "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, "up-run:7", got)
-	require.Len(t, frames, 2)
-	assert.Equal(t, "up-run:8", frames[0].ID)
-	assert.Equal(t, "up-run:9", frames[1].ID)
+	require.False(t, cut)
+	checkIDs(t, out, 1)
+	require.Len(t, out, len(frames))
+	for i, f := range out {
+		assert.JSONEq(t, frames[i], f.Data)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{"", "up-run:2"}, got, "the cut answer resumed after the last whole event")
 }
 
-// TestResumeProxyDialect: with -upstream-dialect, the frames carry this
-// server's ids, one per canonical event, and a Last-Event-ID is this
-// server's business: it never goes to the upstream (an unknown one is
-// answered 410 by the server).
+// TestResumeProxyDialect: with -upstream-dialect, the frames carry the
+// relay's ids, one per canonical event, and a Last-Event-ID is the
+// relay's business: it never goes to the upstream (an unknown one is
+// answered 410).
 func TestResumeProxyDialect(t *testing.T) {
 	up := &dialectUpstream{}
 	upSrv := httptest.NewServer(up)
@@ -399,10 +429,9 @@ func TestResumeProxyDialect(t *testing.T) {
 	resp, frames, _ := runFrames(t, srv, runBody(t, "r", "text"), "")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Len(t, frames, 8)
-	key := checkIDs(t, frames, 1)
-	assert.True(t, strings.HasPrefix(key, "r."), key)
+	checkIDs(t, frames, 1)
 
-	status, code := resumeStatus(t, srv, "u:2")
+	status, code := resumeStatus(t, srv, "AAAAAAAAAAAAAAAA:2")
 	assert.Equal(t, http.StatusGone, status)
 	assert.Equal(t, "resume_unavailable", code)
 	resp, rest, _ := runFrames(t, srv, runBody(t, "r", "text"), frames[4].ID)
@@ -411,31 +440,6 @@ func TestResumeProxyDialect(t *testing.T) {
 	up.mu.Lock()
 	defer up.mu.Unlock()
 	assert.Equal(t, []string{""}, up.requests, "one upstream request, without Last-Event-ID")
-}
-
-func TestParseEventID(t *testing.T) {
-	for _, c := range []struct {
-		id  string
-		key string
-		seq int
-		ok  bool
-	}{
-		{"run-1.ab12cd34:17", "run-1.ab12cd34", 17, true},
-		{"a:b:0", "a:b", 0, true},
-		{"x:01", "", 0, false},
-		{"x:+1", "", 0, false},
-		{":1", "", 0, false},
-		{"x", "", 0, false},
-		{"x:99999999999999999999", "", 0, false},
-	} {
-		key, seq, ok := parseEventID(c.id)
-		assert.Equal(t, c.ok, ok, c.id)
-		if c.ok {
-			assert.Equal(t, c.key, key, c.id)
-			assert.Equal(t, c.seq, seq, c.id)
-		}
-	}
-	assert.Equal(t, "k:3", eventID("k", 3))
 }
 
 // TestRunCapCountsDetachedRuns: a run whose client left goes on for the
@@ -473,103 +477,4 @@ func TestRunCapCountsDetachedRuns(t *testing.T) {
 	_, seq, ok := parseEventID(strings.TrimSpace(strings.TrimPrefix(next, "id:")))
 	require.True(t, ok, next)
 	assert.Equal(t, 2, seq)
-}
-
-// TestRunLogEviction: the log's bounds evict finished runs first (oldest
-// first), then the oldest running one; an evicted run still being produced
-// counts as running until it ends.
-func TestRunLogEviction(t *testing.T) {
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
-	l := newRunLog(3, 1<<20, time.Hour, tick)
-	mk := func(key string) *loggedRun { return &loggedRun{key: key, cancel: func() {}} }
-	add := func(r *loggedRun, max int) bool {
-		_, ok := l.add(r, max)
-		return ok
-	}
-	a, b, c, d := mk("a"), mk("b"), mk("c"), mk("d")
-	for _, r := range []*loggedRun{a, b, c} {
-		require.True(t, add(r, 10))
-		l.append(r, []byte(`{"type":"RUN_STARTED"}`))
-	}
-	l.finish(b, true)
-	require.True(t, add(d, 10))
-	assert.Nil(t, l.get("b"), "the finished run goes first, though a is older")
-	assert.NotNil(t, l.get("a"))
-
-	e := mk("e")
-	require.True(t, add(e, 10))
-	assert.Nil(t, l.get("a"), "then the oldest running run")
-	assert.Equal(t, 4, l.running, "a, c, d, e are produced")
-	assert.False(t, add(mk("f"), 4), "the cap counts the evicted running run")
-	l.finish(a, false)
-	assert.True(t, add(mk("g"), 4))
-}
-
-// TestRunLogBytes: what the log holds (frames, their overhead, each run's
-// record) stays within its byte bound: older runs go; a run larger than
-// the bound alone is not resumable and keeps only the frames its
-// connections have yet to write; when those exceed the bound, it is
-// stopped; an evicted run nobody reads is stopped and, once done, holds
-// nothing.
-func TestRunLogBytes(t *testing.T) {
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	tick := func() time.Time { clock = clock.Add(time.Second); return clock }
-	frame := func(n int) []byte { return bytes.Repeat([]byte("x"), n) }
-	const bound = 2*runOverhead + 600
-	l := newRunLog(100, bound, time.Hour, tick)
-	cancelled := map[string]bool{}
-	mk := func(key string) *loggedRun {
-		return &loggedRun{key: key, cancel: func() { cancelled[key] = true }}
-	}
-	cost := func(n int) int64 { return int64(cap(frame(n))) + frameOverhead }
-
-	// Older finished runs go.
-	x, y := mk("x"), mk("y")
-	rx, _ := l.add(x, 10)
-	l.append(x, frame(800))
-	l.finish(x, true)
-	l.detach(x, rx, 0)
-	ry, _ := l.add(y, 10)
-	l.append(y, frame(400))
-	assert.Nil(t, l.get("x"))
-	assert.True(t, x.released)
-	assert.Equal(t, runOverhead+cost(400), l.held)
-	assert.LessOrEqual(t, l.held, int64(bound))
-
-	// y grows past the bound alone: not resumable any more, and holds
-	// only what its connection has not written.
-	for range 3 {
-		l.append(y, frame(400))
-	}
-	assert.Nil(t, l.get("y"), "a run larger than the bound is not resumable")
-	assert.True(t, y.evicted)
-	assert.Greater(t, l.held, int64(bound), "its connection has written nothing yet")
-	assert.True(t, cancelled["y"], "what is not written exceeds the bound: stopped")
-	assert.Equal(t, stopTooLarge, l.stopReason(y))
-	frames, _, _ := l.next(y, ry)
-	assert.Len(t, frames, 4, "the connection still gets what was produced")
-	for range frames {
-		l.advance(y, ry)
-	}
-	assert.Equal(t, int64(runOverhead), l.held, "written frames of an evicted run are dropped")
-	l.finish(y, true)
-	assert.False(t, y.complete, "a stopped run is not complete")
-	l.detach(y, ry, time.Hour)
-	assert.Equal(t, int64(0), l.held, "an evicted run, done and unread, holds nothing")
-
-	// An evicted run nobody reads is stopped at once, whatever the grace.
-	l = newRunLog(1, 1<<20, time.Hour, tick)
-	z, w := mk("z"), mk("w")
-	rz, _ := l.add(z, 10)
-	l.detach(z, rz, time.Hour)
-	assert.False(t, cancelled["z"], "within its grace")
-	rw, _ := l.add(w, 10)
-	assert.Nil(t, l.get("z"))
-	assert.True(t, cancelled["z"], "evicted and unread: nobody can come back for it")
-	l.append(z, frame(100))
-	l.finish(z, false)
-	assert.True(t, z.released)
-	assert.Equal(t, int64(runOverhead), l.held, "z holds nothing")
-	l.detach(w, rw, time.Hour)
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agui-reducer/agui/reducer/sse"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,37 +54,6 @@ func textRun(t *testing.T) []byte {
 	return b
 }
 
-func TestHostPolicy(t *testing.T) {
-	def, err := parseHosts("")
-	require.NoError(t, err)
-	ext, err := parseHosts("demo.example, *.corp.test:8080")
-	require.NoError(t, err)
-	for _, c := range []struct {
-		host     string
-		def, ext bool
-	}{
-		{"localhost:8080", true, true},
-		{"LOCALHOST.", true, true},
-		{"app.localhost:3000", true, true},
-		{"127.0.0.1:8080", true, true},
-		{"[::1]:8080", true, true},
-		{"192.168.1.20:8080", true, true}, // an IP literal cannot be rebound
-		{"attacker.example:8080", false, false},
-		{"localhost.attacker.example", false, false},
-		{"demo.example:8080", false, true},
-		{"a.corp.test", false, true},
-		{"a.b.corp.test", false, true},
-		{"corp.test", false, false},
-		{"xcorp.test", false, false},
-		{"", false, false},
-	} {
-		assert.Equal(t, c.def, def.allows(c.host), "default allows %q", c.host)
-		assert.Equal(t, c.ext, ext.allows(c.host), "-allow-host allows %q", c.host)
-	}
-	_, err = parseHosts("http://x/")
-	assert.Error(t, err)
-}
-
 // TestHostAllowList: DNS rebinding makes a page of attacker.example reach
 // the server with "Host: attacker.example"; it is refused, everywhere.
 func TestHostAllowList(t *testing.T) {
@@ -106,8 +73,7 @@ func TestHostAllowList(t *testing.T) {
 		assert.Equal(t, http.StatusOK, status, h)
 	}
 
-	hosts, _ := parseHosts("demo.example")
-	srv = startServer(t, config{hosts: hosts})
+	srv = startServer(t, config{allowHosts: []string{"demo.example"}})
 	status, _, _ = agentRequest(t, srv, map[string]string{"Host": "demo.example:8080"}, textRun(t))
 	assert.Equal(t, http.StatusOK, status)
 }
@@ -144,25 +110,11 @@ func TestAgentSameOrigin(t *testing.T) {
 		}
 	}
 
-	cors, _ := parseCORS("http://localhost:5173")
-	srv = startServer(t, config{cors: cors})
+	srv = startServer(t, config{corsOrigins: []string{"http://localhost:5173"}})
 	status, _, _ := agentRequest(t, srv, map[string]string{"Origin": "http://localhost:5173", "Sec-Fetch-Site": "same-site"}, textRun(t))
 	assert.Equal(t, http.StatusOK, status, "-cors origin")
 	status, _, _ = agentRequest(t, srv, map[string]string{"Origin": "http://evil.test", "Sec-Fetch-Site": "cross-site"}, textRun(t))
 	assert.Equal(t, http.StatusForbidden, status, "another origin still")
-}
-
-// TestAgentContentType: a cross-site form or a no-cors fetch can only send
-// text/plain, form or multipart bodies without a preflight; JSON is required.
-func TestAgentContentType(t *testing.T) {
-	srv := startServer(t, config{})
-	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "", "application/jsonx"} {
-		status, code, _ := agentRequest(t, srv, map[string]string{"Content-Type": ct}, textRun(t))
-		assert.Equal(t, http.StatusUnsupportedMediaType, status, ct)
-		assert.Equal(t, "unsupported_media_type", code, ct)
-	}
-	status, _, _ := agentRequest(t, srv, map[string]string{"Content-Type": "application/json; charset=utf-8"}, textRun(t))
-	assert.Equal(t, http.StatusOK, status)
 }
 
 // TestAgentBodyLimit: a body over -max-body is refused with 413, whether
@@ -206,47 +158,6 @@ func TestAgentBodyLimit(t *testing.T) {
 	assert.EqualValues(t, 1, upstreamHits.Load())
 }
 
-// TestServerTimeouts: the server cuts a client that sends its headers
-// slowly (slowloris), and a stream outlives the read timeout.
-func TestServerTimeouts(t *testing.T) {
-	hs := newHTTPServer(http.NotFoundHandler())
-	assert.Positive(t, hs.ReadHeaderTimeout)
-	assert.Positive(t, hs.ReadTimeout)
-	assert.Positive(t, hs.IdleTimeout)
-	assert.Zero(t, hs.WriteTimeout, "streams last as long as the run")
-
-	c := testCatalog(t)
-	s := newServer(config{catalog: c, webDir: t.TempDir(), speed: 0.3, logf: t.Logf})
-	defer s.wait()
-	srv := httptest.NewUnstartedServer(s)
-	srv.Config = newHTTPServer(srv.Config.Handler)
-	// Shortened so the test does not wait: the behaviour, not the figures.
-	srv.Config.ReadHeaderTimeout = 200 * time.Millisecond
-	srv.Config.ReadTimeout = 200 * time.Millisecond
-	srv.Start()
-	defer srv.Close()
-
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	require.NoError(t, err)
-	defer conn.Close()
-	_, err = conn.Write([]byte("GET /scenarios HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "))
-	require.NoError(t, err)
-	require.NoError(t, conn.SetReadDeadline(time.Now().Add(20*time.Second))) // a guard, not a measure
-	_, err = io.ReadAll(conn)
-	assert.NoError(t, err, "the server closed the connection (EOF), not the guard")
-
-	// The tools run at speed 0.3 streams for longer than the read timeout.
-	in, _ := json.Marshal(userInput("t", "r", "x", map[string]any{"scenario": "tools"}))
-	resp, err := http.Post(srv.URL+"/agent", "application/json", bytes.NewReader(in))
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	events, errs := sse.ParseAll(raw)
-	assert.Empty(t, errs)
-	assert.Len(t, events, len(c.byName["tools"].events), "every frame arrived")
-}
-
 // TestConcurrentRunCap: with -max-runs 1, a second run while one streams
 // gets 503 with Retry-After; once the first ends, runs are served again.
 func TestConcurrentRunCap(t *testing.T) {
@@ -269,25 +180,28 @@ func TestConcurrentRunCap(t *testing.T) {
 	assert.Equal(t, "too_many_runs", code)
 	assert.NotEmpty(t, r2.Header.Get("Retry-After"))
 
-	cancel()
+	cancel() // no grace: the run stops
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the first run did not end")
 	}
-	ctx3, cancel3 := context.WithCancel(context.Background())
-	defer cancel3()
-	req, _ = http.NewRequestWithContext(ctx3, "POST", srv.URL+"/agent", bytes.NewReader(textRun(t)))
-	req.Header.Set("Content-Type", "application/json")
-	resp3, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	resp3.Body.Close()
-	assert.Equal(t, http.StatusOK, resp3.StatusCode, "served again")
+	// The relay gives the run's slot back once it has stored its end.
+	served := false
+	for i := 0; i < 100 && !served; i++ {
+		status, _, _ := agentRequest(t, srv, nil, textRun(t))
+		served = status == http.StatusOK
+		if !served {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	assert.True(t, served, "served again")
 }
 
-// TestProxyHeaders: the proxy forwards the AG-UI transport's headers only;
-// cookies and Authorization pass only when -upstream-headers names them,
-// and the upstream's cookies come back only then.
+// TestProxyHeaders: the relay passes the AG-UI transport's headers to the
+// -upstream only; cookies and Authorization pass only when
+// -upstream-headers names them, and the upstream's answer headers (its
+// cookies) never reach the client: the answer is the relay's stream.
 func TestProxyHeaders(t *testing.T) {
 	seen := make(chan http.Header, 1)
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -303,7 +217,6 @@ func TestProxyHeaders(t *testing.T) {
 		"Authorization": "Bearer local",
 		"X-Private":     "1",
 		"Accept":        "text/event-stream",
-		"Last-Event-ID": "r:3",
 	}
 	body, _ := json.Marshal(userInput("t", "r", "hi", nil))
 
@@ -317,7 +230,6 @@ func TestProxyHeaders(t *testing.T) {
 	assert.Empty(t, h.Get("X-Forwarded-For"))
 	assert.Equal(t, "application/json", h.Get("Content-Type"))
 	assert.Equal(t, "text/event-stream", h.Get("Accept"))
-	assert.Equal(t, "r:3", h.Get("Last-Event-ID"))
 	assert.Equal(t, len(body), int(mustAtoi(t, h.Get("Content-Length"))))
 	assert.Empty(t, resp.Header.Get("Set-Cookie"))
 
@@ -328,13 +240,7 @@ func TestProxyHeaders(t *testing.T) {
 	assert.Equal(t, "Bearer local", h.Get("Authorization"))
 	assert.Equal(t, "session=demo", h.Get("Cookie"))
 	assert.Empty(t, h.Get("X-Private"))
-	assert.Equal(t, "session=upstream", resp.Header.Get("Set-Cookie"))
-
-	names, err := parseHeaderNames("authorization, x-api-key")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"Authorization", "X-Api-Key"}, names)
-	_, err = parseHeaderNames("bad header")
-	assert.Error(t, err)
+	assert.Empty(t, resp.Header.Get("Set-Cookie"))
 }
 
 func mustAtoi(t *testing.T, s string) int64 {

@@ -2,23 +2,34 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
 	"github.com/agui-reducer/agui/relay/store"
 	"github.com/agui-reducer/agui/relay/store/memstore"
+)
+
+// Defaults of the flags that bound what clients can take.
+const (
+	defaultMaxBody  = 8 << 20          // bytes of one RunAgentInput
+	defaultMaxRuns  = 32               // runs produced at once
+	defaultLogRuns  = 64               // runs (threads) kept for resuming
+	defaultLogBytes = 64 << 20         // bytes the store holds, all runs together
+	defaultLogTTL   = 5 * time.Minute  // how long a finished run stays resumable
+	defaultGrace    = 30 * time.Second // how long a run nobody reads goes on
 )
 
 // config is what the flags set. Zero values are the defaults.
@@ -28,26 +39,27 @@ type config struct {
 	catalog  *catalog // recorded runs
 	scenario string   // "auto" or a scenario name: the default when the page names none
 	speed    float64  // delay multiplier: 1 paces like a model, 0 sends at once
-	upstream *url.URL // when set, POST /agent is proxied there instead
-	// upstreamDialect, when set, is the upstream's dialect: its answer is
-	// translated to canonical AG-UI (translate.go).
+	upstream *url.URL // when set, runs are relayed from there instead
+	// upstreamDialect, when set, is the upstream's dialect: the relay
+	// translates its answer to canonical AG-UI.
 	upstreamDialect string
 	csp             string // Content-Security-Policy of HTML pages: "" is pagePolicy, "off" none
 	logf            func(string, ...any)
 
-	// Who may use it, and how much (security.go, cors.go).
-	cors    corsPolicy // other origins allowed to use /agent (-cors)
-	hosts   hostPolicy // Host names answered besides loopback and IPs (-allow-host)
-	maxBody int64      // bytes of a POST /agent body (-max-body)
-	maxRuns int        // runs at once, replayed or proxied (-max-runs)
-	// upstreamHeaders are request headers the proxy forwards besides the
-	// transport's own (-upstream-headers), e.g. Authorization.
+	// Who may use it, and how much (package httpguard; the relay's
+	// bounds).
+	corsOrigins []string // other origins allowed to use /agent (-cors)
+	allowHosts  []string // Host names answered besides loopback and IPs (-allow-host)
+	maxBody     int64    // bytes of a POST /agent body (-max-body)
+	maxRuns     int      // runs produced at once (-max-runs)
+	// upstreamHeaders are request headers the relay passes to the
+	// upstream besides the transport's own (-upstream-headers).
 	upstreamHeaders []string
 
-	// Resuming (resume.go, runlog.go): how many runs and bytes of frames
-	// are kept, and how long after a run ended (-resume-runs, -resume-bytes,
-	// -resume-ttl); how long a run goes on once no connection streams it
-	// (-resume-grace; 0 stops it at once).
+	// Resuming (threads.go): how many runs (threads) and bytes the relay's
+	// store keeps, and how long after a run ended (-resume-runs,
+	// -resume-bytes, -resume-ttl); how long a run goes on once no
+	// connection streams it (-resume-grace; 0 stops it at once).
 	logRuns     int
 	logBytes    int64
 	logTTL      time.Duration
@@ -57,17 +69,12 @@ type config struct {
 	// connection draws its count from [dropAfter, dropAfterMax].
 	dropAfter, dropAfterMax int
 
-	// Threads (threads.go): the in-process relay's store (nil: memory),
-	// and the raw -cors and -allow-host lists it checks requests with.
-	store       store.Store
-	corsOrigins []string
-	allowHosts  []string
+	// store keeps the relay's threads and runs (nil: memory).
+	store store.Store
 
 	// ctx ends the runs being produced when it is done (the server's
 	// lifetime); nil is context.Background.
 	ctx context.Context
-	// now is the run log's clock (tests); nil is time.Now.
-	now func() time.Time
 	// done, if set, is called when a replay ends (tests watch it).
 	done func(name string, sent int, err error)
 	// beforeEvent, if set, is called before a replay produces its event i
@@ -75,92 +82,57 @@ type config struct {
 	beforeEvent func(i int)
 }
 
+// server is the demo: its pages, and POST /agent served by the relay
+// (threads.go) in front of the recorded agent or of -upstream.
 type server struct {
 	config
-	proxy *httputil.ReverseProxy
-	runs  *runLog
-	ids   *idDeriver
-	// relay: proxied runs are translated from the upstream's dialect and
-	// logged like replayed ones (relay.go), their requests sent with the
-	// headers in passHeaders (canonical names).
-	relay       bool
-	passHeaders map[string]bool
-	handler     http.Handler
-	running     sync.WaitGroup // the goroutines producing runs
-	// threads is the in-process relay (threads.go): runs through it are
-	// kept in threads.
-	threads *relay.Server
+	ids     *idDeriver
+	guard   *httpguard.Guard
+	handler http.Handler
+	// relay produces and keeps every run (threads.go).
+	relay *relay.Server
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // wait returns when every run has stopped being produced (once ctx is done,
 // soon).
-func (s *server) wait() {
-	if s.threads != nil {
-		s.threads.Close()
-	}
-	s.running.Wait()
-}
+func (s *server) wait() { s.relay.Close() }
 
-func newServer(cfg config) *server {
+func newServer(cfg config) (*server, error) {
 	if cfg.logf == nil {
 		cfg.logf = func(string, ...any) {}
 	}
 	if cfg.scenario == "" {
 		cfg.scenario = "auto"
 	}
-	if cfg.maxBody <= 0 {
-		cfg.maxBody = defaultMaxBody
-	}
-	if cfg.maxRuns <= 0 {
-		cfg.maxRuns = defaultMaxRuns
-	}
-	if cfg.logRuns <= 0 {
-		cfg.logRuns = defaultLogRuns
-	}
-	if cfg.logBytes <= 0 {
-		cfg.logBytes = defaultLogBytes
-	}
-	if cfg.logTTL <= 0 {
-		cfg.logTTL = defaultLogTTL
-	}
+	cfg.maxBody = cmp.Or(max(cfg.maxBody, 0), defaultMaxBody)
+	cfg.maxRuns = cmp.Or(max(cfg.maxRuns, 0), defaultMaxRuns)
+	cfg.logRuns = cmp.Or(max(cfg.logRuns, 0), defaultLogRuns)
+	cfg.logBytes = cmp.Or(max(cfg.logBytes, 0), defaultLogBytes)
+	cfg.logTTL = cmp.Or(max(cfg.logTTL, 0), defaultLogTTL)
 	if cfg.ctx == nil {
 		cfg.ctx = context.Background()
 	}
-	s := &server{config: cfg, runs: newRunLog(cfg.logRuns, cfg.logBytes, cfg.logTTL, cfg.now), ids: newIDDeriver()}
-	if cfg.upstream != nil {
-		up := cfg.upstream
-		pass := map[string]bool{}
-		for _, h := range append(append([]string(nil), proxyHeaders...), cfg.upstreamHeaders...) {
-			pass[http.CanonicalHeaderKey(h)] = true
-		}
-		s.proxy = &httputil.ReverseProxy{
-			Rewrite: func(r *httputil.ProxyRequest) {
-				r.Out.URL = &url.URL{Scheme: up.Scheme, Host: up.Host, Path: up.Path, RawQuery: up.RawQuery}
-				r.Out.Host = up.Host
-				filterProxyHeaders(r.Out.Header, pass)
-			},
-			FlushInterval: -1, // stream every chunk as it arrives
-			ModifyResponse: func(resp *http.Response) error {
-				if !pass["Cookie"] {
-					resp.Header.Del("Set-Cookie") // cookies of the upstream are not this origin's
-				}
-				return dropUpstreamCORS(resp)
-			},
-		}
-		s.passHeaders = pass
-		s.relay = cfg.upstreamDialect != ""
+	if cfg.store == nil {
+		cfg.store = memstore.New()
+	}
+	s := &server{config: cfg, ids: newIDDeriver()}
+	var err error
+	if s.guard, err = newGuard(cfg); err != nil {
+		return nil, err
+	}
+	if s.relay, err = s.newRelay(); err != nil {
+		return nil, err
 	}
 	mux := http.NewServeMux()
-	agent := cfg.cors.withCORS("POST", cfg.upstreamHeaders, s.guardAgent(http.HandlerFunc(s.agent)))
-	mux.Handle("POST /agent", agent)
-	mux.Handle("OPTIONS /agent", agent)
+	mux.Handle("POST /agent", s.guard.Origin(http.HandlerFunc(s.agent)))
+	mux.Handle("OPTIONS /agent", s.guard.Origin(http.NotFoundHandler())) // a preflight, answered by the guard
 	mux.HandleFunc("GET /agent", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "POST")
-		httpError(w, http.StatusMethodNotAllowed, "method_not_allowed", "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
+		httpguard.Error(w, http.StatusMethodNotAllowed, "method_not_allowed", "POST an AG-UI RunAgentInput (JSON) to /agent; the answer is a text/event-stream of AG-UI events")
 	})
-	scenarios := cfg.cors.withCORS("GET", nil, http.HandlerFunc(s.scenarios))
+	scenarios := s.guard.Origin(http.HandlerFunc(s.scenarios))
 	mux.Handle("GET /scenarios", scenarios)
 	mux.Handle("OPTIONS /scenarios", scenarios)
 	csp := cfg.csp
@@ -170,20 +142,35 @@ func newServer(cfg config) *server {
 	case "off":
 		csp = ""
 	}
-	st := cfg.store
-	if st == nil {
-		st = memstore.New()
-	}
-	if rs, err := s.newRelay(st); err != nil {
-		s.logf("threads: %v (not served)", err)
-	} else {
-		s.threads = rs
-		s.mountRelay(mux)
-	}
+	s.mountRelay(mux)
 	mux.Handle("GET /inspect", inspectPage())
 	mux.Handle("GET /", staticHandler(cfg.webDir, csp))
-	s.handler = cfg.hosts.checkHost(mux)
-	return s
+	s.handler = s.guard.Host(mux)
+	return s, nil
+}
+
+// scenarioHeader names, in the answer to a new run of the recorded agent,
+// the scenario it replays.
+const scenarioHeader = "X-Agui-Scenario"
+
+// newGuard checks the demo's own endpoints as the relay checks its own
+// (package httpguard): Host first, then the origin.
+func newGuard(cfg config) (*httpguard.Guard, error) {
+	g := &httpguard.Guard{
+		Methods:       "GET, POST, DELETE",
+		AllowHeaders:  append([]string{"Content-Type", "Accept", "Last-Event-ID", "X-Agui-Thread-Key"}, cfg.upstreamHeaders...),
+		ExposeHeaders: []string{scenarioHeader, "X-Agui-Thread-Key", "X-Agui-Run"},
+		HostHint:      " (start agui-demo with -allow-host NAME to add it)",
+		OriginHint:    " (start agui-demo with -cors ORIGIN to allow another)",
+	}
+	var err error
+	if g.Hosts, err = httpguard.ParseHosts(cfg.allowHosts); err != nil {
+		return nil, fmt.Errorf("-allow-host: %w", err)
+	}
+	if g.Origins, err = httpguard.ParseOrigins(cfg.corsOrigins); err != nil {
+		return nil, fmt.Errorf("-cors: %w", err)
+	}
+	return g, nil
 }
 
 // runAgentInput is the part of an AG-UI RunAgentInput the server reads.
@@ -243,55 +230,54 @@ func (in *runAgentInput) requestedScenario() string {
 	return fp.Scenario
 }
 
-// httpError answers with a JSON error: {"error": message, "code": code},
-// the code a stable token a client can branch on.
-func httpError(w http.ResponseWriter, status int, code, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	b, _ := json.Marshal(struct {
-		Error string `json:"error"`
-		Code  string `json:"code"`
-	}{msg, code})
-	w.Write(append(b, '\n'))
+// agent answers POST /agent: every run, resume and turn is the relay's
+// (threads.go). A new run of the recorded agent is named first
+// (X-Agui-Scenario), and an unknown scenario refused.
+func (s *server) agent(w http.ResponseWriter, r *http.Request) {
+	if isInternal(r.Context()) {
+		req, status, code, msg := s.readRequest(r)
+		if status != 0 {
+			httpguard.Error(w, status, code, msg)
+			return
+		}
+		s.produceTo(w, r, req) // the relay's upstream request
+		return
+	}
+	if s.upstream == nil && r.Header.Get("Last-Event-ID") == "" {
+		body, ok := httpguard.ReadJSON(w, r, s.maxBody, "an AG-UI RunAgentInput")
+		if !ok {
+			return
+		}
+		var in runAgentInput
+		if json.Unmarshal(body, &in) == nil {
+			sc, _, err := s.choose(&in, "")
+			if err != nil {
+				httpguard.Error(w, http.StatusBadRequest, "unknown_scenario", err.Error())
+				return
+			}
+			w.Header().Set(scenarioHeader, sc.name)
+		} // else the relay answers 400 bad_request
+		r.Body = &onceBody{body}
+		r.ContentLength = int64(len(body))
+	}
+	s.serveRelay(w, r)
 }
 
-func (s *server) agent(w http.ResponseWriter, r *http.Request) {
-	if s.threads != nil && r.Header.Get(threadKeyHeader) != "" {
-		s.serveThreads(w, r) // a turn of a kept thread (threads.go)
-		return
+// onceBody is a request body read once: it lets go of its bytes when read,
+// so that a request streaming a long run does not keep them.
+type onceBody struct{ b []byte }
+
+func (r *onceBody) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		r.b = nil
+		return 0, io.EOF
 	}
-	if s.relay {
-		s.relayAgent(w, r)
-		return
-	}
-	if s.proxy != nil {
-		s.proxy.ServeHTTP(w, r) // Last-Event-ID and the upstream's ids pass through
-		return
-	}
-	if id := r.Header.Get("Last-Event-ID"); id != "" {
-		s.resume(w, r, id)
-		return
-	}
-	req, status, code, msg := s.readRequest(r)
-	if status != 0 {
-		httpError(w, status, code, msg)
-		return
-	}
-	if isInternal(r.Context()) {
-		s.produceTo(w, r, req) // the relay's upstream request: the relay logs the run (threads.go)
-		return
-	}
-	run, rd := s.startRun(req.scenario, req.ids, req.threadID, req.runID)
-	if run == nil {
-		// Runs whose clients left go on for -resume-grace, and count.
-		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, "too_many_runs",
-			"the server is producing "+strconv.Itoa(s.maxRuns)+" runs already (-max-runs)")
-		return
-	}
-	s.serveRun(w, r, run, rd)
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
 }
+
+func (r *onceBody) Close() error { r.b = nil; return nil }
 
 // runRequest is what a replayed run keeps of its request: the scenario,
 // the id mapping and the thread and run ids, all of bounded length, so that
@@ -308,7 +294,7 @@ type runRequest struct {
 // lasts, and keeps nothing of the request but the runRequest.
 func (s *server) readRequest(r *http.Request) (req runRequest, status int, code, msg string) {
 	var in runAgentInput
-	err := json.NewDecoder(r.Body).Decode(&in) // read and bounded by guardAgent
+	err := json.NewDecoder(r.Body).Decode(&in) // read and bounded by the relay
 	r.Body = http.NoBody
 	if err != nil {
 		return req, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): " + err.Error()
@@ -434,6 +420,35 @@ func (s *server) delay(ev *value) time.Duration {
 	return time.Duration(ms * s.speed * float64(time.Millisecond))
 }
 
+// replay produces the events of the scenario, paced, rendered with the
+// request's (bounded) thread and run ids and the id mapping of choose,
+// into emit (whose argument is reused after it returns), until the end or
+// until ctx is done (its error). It returns the events produced.
+func (s *server) replay(ctx context.Context, sc *scenario, ids map[string]string, threadID, runID string, emit func([]byte)) (int, error) {
+	produced := 0
+	var buf []byte
+	for i, ev := range sc.events {
+		if s.beforeEvent != nil {
+			s.beforeEvent(i)
+		}
+		if d := s.delay(ev); d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+			case <-t.C:
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return produced, err
+		}
+		buf = s.render(buf[:0], ev, ids, threadID, runID)
+		emit(buf)
+		produced++
+	}
+	return produced, nil
+}
+
 // scenarios lists the replayable scenarios for the page's picker.
 func (s *server) scenarios(w http.ResponseWriter, r *http.Request) {
 	type item struct {
@@ -445,7 +460,7 @@ func (s *server) scenarios(w http.ResponseWriter, r *http.Request) {
 		Default   string `json:"default"`
 		Proxy     bool   `json:"proxy"`
 		Scenarios []item `json:"scenarios"`
-	}{Default: s.scenario, Proxy: s.proxy != nil, Scenarios: []item{}}
+	}{Default: s.scenario, Proxy: s.upstream != nil, Scenarios: []item{}}
 	for _, name := range s.catalog.order {
 		it := item{Name: name, Events: len(s.catalog.byName[name].events)}
 		if inf := info(name); inf != nil {

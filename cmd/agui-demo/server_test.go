@@ -44,7 +44,8 @@ func startServer(t *testing.T, cfg config) *httptest.Server {
 	cfg.logf = t.Logf
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.ctx = ctx
-	s := newServer(cfg)
+	s, err := newServer(cfg)
+	require.NoError(t, err)
 	srv := httptest.NewServer(s)
 	t.Cleanup(func() {
 		srv.Close()

@@ -8,28 +8,37 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agui-reducer/agui/relay"
-	"github.com/agui-reducer/agui/relay/store"
 )
 
-// Threads (docs/relay.md): the server runs package relay in-process, with
-// its own agent (the recorded runs, or the -upstream proxy) as the relay's
-// upstream. The relay's API is mounted under /relay/ — POST /relay/agent
-// runs a turn that is kept in its thread, GET /relay/threads/{threadId}
-// answers with the thread as it stands (and attaches to its live run),
-// DELETE /relay/threads/{threadId} — and GET/DELETE /threads/{threadId}
-// answer as under /relay/. The demo page talks to /relay/agent, so a
-// reload shows its conversation and attaches to a run still going.
+// Runs and threads (docs/relay.md, docs/resume.md): the server runs
+// package relay in-process, and every POST /agent is the relay's. Its
+// upstream is the server's own recorded agent (produceTo, reached through
+// handlerTransport without a socket), or -upstream (translated from
+// -upstream-dialect by the relay). So every run is produced apart from its
+// connections into the relay's store, and streamed from there with an SSE
+// id on every frame: a client resumes with Last-Event-ID, a run goes on
+// for -resume-grace while no client reads it, and a cut upstream answer
+// is resumed by the relay.
+//
+// A POST /agent without X-Agui-Thread-Key (any AG-UI client) is a run of
+// its own: the relay keeps it as a thread of one run, resumable by its
+// event ids alone (relay.Config.KeylessRuns). One that carries the key
+// (the demo page) is a turn of a kept thread. The relay's API is also
+// mounted under /relay/ — POST /relay/agent, GET and DELETE
+// /relay/threads/{threadId} — and GET/DELETE /threads/{threadId} answer
+// as under /relay/.
 //
 // The store is -store: memory: by default (nothing survives a restart),
-// bolt:PATH to keep threads across restarts. Its bounds follow the run
-// log's flags: -resume-bytes bounds the store, -resume-ttl how long a
-// finished run stays resumable, -resume-grace how long a run nobody reads
-// goes on.
+// bolt:PATH to keep threads across restarts, redis://HOST:PORT/DB. Its
+// bounds are the flags': -resume-bytes bounds the store, -resume-runs the
+// threads it keeps (one per keyless run), -resume-ttl how long a finished
+// run stays resumable, -resume-grace how long a run nobody reads goes on.
 
 // relayPrefix is where the relay's API is mounted.
 const relayPrefix = "/relay"
@@ -44,40 +53,49 @@ type internalKey struct{}
 
 func isInternal(ctx context.Context) bool { return ctx.Value(internalKey{}) != nil }
 
-// newRelay starts the in-process relay over st.
-func (s *server) newRelay(st store.Store) (*relay.Server, error) {
+// newRelay starts the in-process relay.
+func (s *server) newRelay() (*relay.Server, error) {
 	runBytes := min(s.logBytes/16, relay.DefaultMaxRunBytes)
 	grace := s.resumeGrace
 	if grace == 0 {
 		grace = -1 // the relay's zero is its default; the demo's is "stop at once"
 	}
-	return relay.New(relay.Config{
-		Store:          st,
+	cfg := relay.Config{
+		Store:          s.store,
 		Upstream:       internalUpstream,
 		Client:         &http.Client{Transport: handlerTransport{http.HandlerFunc(s.agent)}},
+		KeylessRuns:    true,
 		CORS:           s.corsOrigins,
 		AllowHosts:     s.allowHosts,
+		ExposeHeaders:  []string{scenarioHeader},
 		MaxBody:        s.maxBody,
 		MaxRuns:        s.maxRuns,
 		MaxEventBytes:  int(min(runBytes, relay.DefaultMaxEventBytes)),
 		MaxRunBytes:    runBytes,
 		MaxThreadBytes: max(s.logBytes/4, 2*runBytes),
 		MaxStoreBytes:  s.logBytes,
+		MaxThreads:     s.logRuns,
 		RunTTL:         s.logTTL,
 		Grace:          grace,
 		Context:        s.ctx,
 		Logf:           func(f string, a ...any) { s.logf("relay: "+f, a...) },
-	})
+	}
+	if s.upstream != nil {
+		cfg.Upstream, cfg.Client = s.upstream, nil
+		cfg.UpstreamDialect = s.upstreamDialect
+		cfg.UpstreamHeaders = s.upstreamHeaders
+	}
+	return relay.New(cfg)
 }
 
 // produceTo answers the relay's upstream request with the recorded run,
-// produced straight into the response: the relay keeps the run's log (its
-// frames, ids, resumes), so the run log (runlog.go) does not hold it too.
+// produced straight into the response: the relay keeps the run (its
+// frames, ids, resumes).
 func (s *server) produceTo(w http.ResponseWriter, r *http.Request, req runRequest) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Agui-Scenario", req.scenario.name)
+	h.Set(scenarioHeader, req.scenario.name)
 	w.WriteHeader(http.StatusOK)
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
@@ -96,26 +114,22 @@ func (s *server) produceTo(w http.ResponseWriter, r *http.Request, req runReques
 	}
 }
 
-// threadKeyHeader is the relay's credential header: a POST /agent that
-// carries it is a turn of a kept thread, served by the relay.
-const threadKeyHeader = "X-Agui-Thread-Key"
-
 // mountRelay adds the relay's routes to mux.
 func (s *server) mountRelay(mux *http.ServeMux) {
-	h := http.StripPrefix(relayPrefix, http.HandlerFunc(s.serveThreads))
+	h := http.StripPrefix(relayPrefix, http.HandlerFunc(s.serveRelay))
 	for _, m := range []string{"GET", "POST", "DELETE", "OPTIONS"} {
 		mux.Handle(m+" "+relayPrefix+"/", h)
 	}
 	for _, m := range []string{"GET", "DELETE", "OPTIONS"} {
-		mux.HandleFunc(m+" /threads/{thread}", s.serveThreads)
+		mux.HandleFunc(m+" /threads/{thread}", s.serveRelay)
 	}
 }
 
-// serveThreads serves a request with the relay; -drop-after cuts its
-// streams as it cuts the recorded agent's.
-func (s *server) serveThreads(w http.ResponseWriter, r *http.Request) {
+// serveRelay serves a request with the relay; -drop-after cuts its
+// streams.
+func (s *server) serveRelay(w http.ResponseWriter, r *http.Request) {
 	if s.dropAfter <= 0 {
-		s.threads.ServeHTTP(w, r)
+		s.relay.ServeHTTP(w, r)
 		return
 	}
 	cut := s.dropAfter
@@ -123,11 +137,21 @@ func (s *server) serveThreads(w http.ResponseWriter, r *http.Request) {
 		cut += rand.IntN(s.dropAfterMax - cut + 1)
 	}
 	dw := &dropWriter{ResponseWriter: w, left: cut}
-	s.threads.ServeHTTP(dw, r)
+	s.relay.ServeHTTP(dw, r)
 }
 
+// dropLinger is how long a connection -drop-after cuts stays open after its
+// last frame.
+const dropLinger = 100 * time.Millisecond
+
 // dropWriter passes a relay's answer on until left frames with an id have
-// been written, then cuts the connection as serveRun does (-drop-after).
+// been written, then cuts the connection mid-body, as a network cut would
+// (-drop-after). A browser drops the chunks a body stream still queues
+// when the stream errors: a cut right after a burst of frames (the backlog
+// a resumed connection starts with) would lose them all, every time. The
+// connection lingers a moment first so that the client reads what was
+// sent, as on a real network, where a cut rarely follows a write that
+// closely.
 type dropWriter struct {
 	http.ResponseWriter
 	left int
@@ -151,7 +175,7 @@ func (d *dropWriter) Write(b []byte) (int, error) {
 		if bytes.HasPrefix(frame, []byte("id:")) {
 			if d.left == 0 {
 				http.NewResponseController(d.ResponseWriter).Flush()
-				time.Sleep(dropLinger) // as serveRun: the client reads what was sent
+				time.Sleep(dropLinger)
 				panic(http.ErrAbortHandler)
 			}
 			d.left--
@@ -241,3 +265,19 @@ func (w *pipeWriter) Write(b []byte) (int, error) {
 func (w *pipeWriter) Flush()                           {}
 func (w *pipeWriter) FlushError() error                { return nil }
 func (w *pipeWriter) SetWriteDeadline(time.Time) error { return nil }
+
+// parseDropAfter reads -drop-after: "N" cuts every connection after N
+// frames, "N-M" after a count drawn for each connection from [N, M].
+func parseDropAfter(v string) (lo, hi int, err error) {
+	a, b, isRange := strings.Cut(strings.TrimSpace(v), "-")
+	if lo, err = strconv.Atoi(a); err != nil || lo < 0 {
+		return 0, 0, errors.New("-drop-after: want N or N-M (frames), got " + strconv.Quote(v))
+	}
+	hi = lo
+	if isRange {
+		if hi, err = strconv.Atoi(b); err != nil || hi < lo || lo == 0 {
+			return 0, 0, errors.New("-drop-after: want N or N-M with 0 < N <= M, got " + strconv.Quote(v))
+		}
+	}
+	return lo, hi, nil
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/sse"
 	"github.com/agui-reducer/agui/relay"
+	"github.com/agui-reducer/agui/relay/redistest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -185,15 +186,29 @@ func TestThreadAttachMidRun(t *testing.T) {
 	assert.Equal(t, wantState, gotState)
 }
 
-// TestThreadsKeptAcrossRestart: with -store bolt:PATH a finished thread
-// is served by the next server on the same file, as it was.
+// TestThreadsKeptAcrossRestart: with -store bolt:PATH or -store
+// redis://… (a real redis-server, relay/redistest) a finished thread is
+// served by the next server on the same store, as it was, and goes on; a
+// finished keyless run is still resumable by its event id.
 func TestThreadsKeptAcrossRestart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "threads.db")
+	for _, backend := range []string{"bolt", "redis"} {
+		t.Run(backend, func(t *testing.T) {
+			storeURL := "bolt:" + filepath.Join(t.TempDir(), "threads.db")
+			if backend == "redis" {
+				storeURL = redistest.Start(t, true).URL()
+			}
+			threadsKeptAcrossRestart(t, storeURL)
+		})
+	}
+}
+
+func threadsKeptAcrossRestart(t *testing.T, storeURL string) {
 	open := func() (*httptest.Server, func()) {
-		st, err := relay.OpenStore("bolt:" + path)
+		st, err := relay.OpenStore(storeURL)
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
-		s := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx, store: st})
+		s, err := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx, store: st})
+		require.NoError(t, err)
 		srv := httptest.NewServer(s)
 		return srv, func() {
 			srv.Close()
@@ -208,6 +223,8 @@ func TestThreadsKeptAcrossRestart(t *testing.T) {
 	status, before := getThread(t, srv, "/threads/kept", testThreadKey)
 	require.Equal(t, http.StatusOK, status)
 	require.NotEmpty(t, before.Messages)
+	_, keyless, _ := runFrames(t, srv, runBody(t, "r-keyless", "state"), "")
+	require.NotEmpty(t, keyless)
 	stop()
 
 	srv, stop = open()
@@ -218,6 +235,9 @@ func TestThreadsKeptAcrossRestart(t *testing.T) {
 	relayRun(t, srv, "kept", "r3", "text")
 	_, more := getThread(t, srv, "/threads/kept", testThreadKey)
 	assert.Greater(t, len(more.Messages), len(after.Messages), "and goes on")
+	resp, rest, _ := runFrames(t, srv, []byte("{}"), keyless[1].ID)
+	require.Equal(t, http.StatusOK, resp.StatusCode, "a keyless run outlives the server")
+	assert.Equal(t, keyless[2:], rest)
 }
 
 // TestThreadsDropAfter: -drop-after cuts the relay's streams too, and the
@@ -258,20 +278,26 @@ func TestThreadsDropAfter(t *testing.T) {
 	}
 }
 
-// TestThreadsOneLog: a turn through the relay is logged once, by the
-// relay: the recorded agent produces it straight into the relay's upstream
-// request, and the run log holds nothing of it.
+// TestThreadsOneLog: every run is the relay's, one log: a run of a kept
+// thread and a keyless run (any AG-UI client's) are both in its store, and
+// nowhere else.
 func TestThreadsOneLog(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	s := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx})
+	s, err := newServer(config{catalog: testCatalog(t), webDir: t.TempDir(), logf: t.Logf, ctx: ctx})
+	require.NoError(t, err)
 	srv := httptest.NewServer(s)
 	defer func() { srv.Close(); cancel(); s.wait() }()
 	frames := relayRun(t, srv, "one-log", "r1", "tools")
 	require.Len(t, frames, len(testCatalog(t).byName["tools"].events))
-	s.runs.mu.Lock()
-	defer s.runs.mu.Unlock()
-	assert.Empty(t, s.runs.runs, "no run in the run log")
-	assert.Zero(t, s.runs.held, "no byte held by the run log")
+	resp, keyless, _ := runFrames(t, srv, runBody(t, "r2", "text"), "")
+	require.NotEmpty(t, keyless)
+	runs := storedRuns(t, s)
+	assert.Len(t, runs, 2)
+	for _, f := range [][]sse.Event{frames, keyless} {
+		key, _, _ := parseEventID(f[0].ID)
+		assert.Len(t, runs[key], len(f), "the run's frames, stored once")
+	}
+	assert.Equal(t, resp.Header.Get("X-Agui-Run"), checkIDs(t, keyless, 1))
 }
 
 // TestThreadsSecurity: the relay's routes keep the demo's defaults: other

@@ -12,20 +12,14 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
-	"time"
 
+	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
 )
 
@@ -48,6 +42,8 @@ func main() {
 	maxRun := flag.Int64("max-run-bytes", relay.DefaultMaxRunBytes, "largest run (new messages and frames) in bytes")
 	maxThread := flag.Int64("max-thread-bytes", relay.DefaultMaxThreadBytes, "largest thread (snapshot and kept runs) in bytes")
 	maxStore := flag.Int64("max-store-bytes", relay.DefaultMaxStoreBytes, "all threads together, in bytes: past it the least recently used threads are deleted")
+	maxThreads := flag.Int("max-threads", 0, "threads kept (0: no bound but -max-store-bytes): past it the least recently used are deleted")
+	keyless := flag.Bool("keyless-runs", false, "serve a POST /agent without a thread key (a client that keeps none) as a thread of its own, resumable by its event ids alone; without -auth-header only")
 	retention := flag.Duration("retention", relay.DefaultRetention, "threads not used for that long are deleted (0: never)")
 	runTTL := flag.Duration("run-ttl", relay.DefaultRunTTL, "a finished run stays resumable that long, then lives on in its thread's snapshot")
 	grace := flag.Duration("grace", relay.DefaultGrace, "a run no client reads goes on that long, waiting for one to resume it")
@@ -66,9 +62,9 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	up, err := url.Parse(*upstream)
-	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		log.Fatalf("-upstream must be an http(s) URL, got %q", *upstream)
+	up, err := relay.ParseUpstream(*upstream)
+	if err != nil {
+		log.Fatal(err)
 	}
 	if *retention == 0 {
 		*retention = -1
@@ -89,14 +85,12 @@ func main() {
 	}
 	defer st.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	srv, err := relay.New(relay.Config{
-		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: split(*upHeaders),
+		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: httpguard.SplitList(*upHeaders),
 		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
-		CORS: split(*cors), AllowHosts: split(*allowHost),
+		CORS: httpguard.SplitList(*cors), AllowHosts: httpguard.SplitList(*allowHost),
 		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxEventBytes: *maxEvent,
-		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore,
+		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore, MaxThreads: *maxThreads, KeylessRuns: *keyless,
 		Retention: *retention, RunTTL: *runTTL, Grace: *grace, Lease: *lease,
 		UpstreamIdle: *upIdle, RunTimeout: *runTimeout, StoreTimeout: *storeTimeout, SweepEvery: *sweep,
 		Logf: log.Printf,
@@ -104,40 +98,13 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), relay.RedactStore(*storeURL))
+	err = httpguard.Serve(*addr, srv, func(a net.Addr) {
+		// The URL on its own line: scripts and tests read it.
+		fmt.Printf("agui-relay: listening on http://%s/\n", a)
+	})
+	srv.Close() // runs still produced end with relay_shutdown, stored
 	if err != nil {
 		log.Fatal(err)
 	}
-	hs := relay.NewHTTPServer(srv)
-	hs.BaseContext = func(net.Listener) context.Context { return ctx }
-	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), redactStore(*storeURL))
-	// The URL on its own line: scripts and tests read it.
-	fmt.Printf("agui-relay: listening on http://%s/\n", ln.Addr())
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Close() // runs end with relay_shutdown, stored
-		_ = hs.Shutdown(sctx)
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Fatal(err)
-	}
-}
-
-func redactStore(v string) string {
-	if u, err := url.Parse(v); err == nil && u.User != nil {
-		return u.Redacted()
-	}
-	return v
-}
-
-func split(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

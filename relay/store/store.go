@@ -40,6 +40,23 @@ type Run struct {
 // Done reports whether nothing more will be appended.
 func (r *Run) Done() bool { return r.Outcome != OutcomeRunning }
 
+// Renew is Store.Renew on a run's record: the lease extended unless the
+// run is done (ErrDone), and Readers.
+func (r *Run) Renew(lease time.Time) (readers time.Time, err error) {
+	if r.Done() {
+		return r.Readers, ErrDone
+	}
+	r.Lease = lease
+	return r.Readers, nil
+}
+
+// Touch is Store.Touch on a run's record.
+func (r *Run) Touch(at time.Time) {
+	if at.After(r.Readers) {
+		r.Readers = at
+	}
+}
+
 // Frame is one frame of a run.
 type Frame struct {
 	Seq  int64
@@ -161,3 +178,36 @@ var (
 	ErrDone      = errors.New("store: the run is finished")
 	ErrConflict  = errors.New("store: conflicting update")
 )
+
+// WaitRead is the loop of a Read that waits: read returns the frames after
+// the reader's seq, the run, and a channel closed at the run's next change
+// (taken before reading, so that no change is missed). WaitRead returns
+// what read found when it is some frames, a finished run or an error, or
+// else waits for the change and reads again, for wait at the most.
+func WaitRead(ctx context.Context, wait time.Duration, read func() ([]Frame, *Run, <-chan struct{}, error)) ([]Frame, *Run, error) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		out, run, changed, err := read()
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(out) > 0 || run.Done() || wait <= 0 {
+			return out, run, nil
+		}
+		if timer == nil {
+			timer = time.NewTimer(wait)
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return nil, run, nil
+		case <-ctx.Done():
+			return nil, run, ctx.Err()
+		}
+	}
+}

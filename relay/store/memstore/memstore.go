@@ -137,11 +137,7 @@ func (s *Store) Renew(_ context.Context, key string, lease time.Time) (time.Time
 	if r == nil {
 		return time.Time{}, store.ErrNotFound
 	}
-	if r.rec.Done() {
-		return r.rec.Readers, store.ErrDone
-	}
-	r.rec.Lease = lease
-	return r.rec.Readers, nil
+	return r.rec.Renew(lease)
 }
 
 func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
@@ -151,25 +147,17 @@ func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
 	if r == nil {
 		return store.ErrNotFound
 	}
-	if at.After(r.rec.Readers) {
-		r.rec.Readers = at
-	}
+	r.rec.Touch(at)
 	return nil
 }
 
 func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	for {
+	return store.WaitRead(ctx, wait, func() ([]store.Frame, *store.Run, <-chan struct{}, error) {
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		r := s.runs[key]
 		if r == nil {
-			s.mu.Unlock()
-			return nil, nil, store.ErrNotFound
+			return nil, nil, nil, store.ErrNotFound
 		}
 		rec := r.rec
 		rec.Input = nil
@@ -177,22 +165,8 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 		for i := after; i < int64(len(r.frames)) && len(out) < max; i++ {
 			out = append(out, store.Frame{Seq: i + 1, Data: r.frames[i]}) // never modified in place
 		}
-		changed := r.changed
-		s.mu.Unlock()
-		if len(out) > 0 || rec.Done() || wait <= 0 {
-			return out, &rec, nil
-		}
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		}
-		select {
-		case <-changed:
-		case <-timer.C:
-			return nil, &rec, nil
-		case <-ctx.Done():
-			return nil, &rec, ctx.Err()
-		}
-	}
+		return out, &rec, r.changed, nil
+	})
 }
 
 func (s *Store) Thread(_ context.Context, key string) (*store.Thread, error) {
@@ -226,6 +200,17 @@ func (s *Store) Run(key string) (store.Run, bool) {
 		return store.Run{}, false
 	}
 	return r.rec, true
+}
+
+// RunKeys returns the keys of the runs kept (for tests).
+func (s *Store) RunKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys := make([]string, 0, len(s.runs))
+	for k := range s.runs {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 func (s *Store) Fold(_ context.Context, key string, version int64, snapshot []byte, folded, drop []string) error {
