@@ -1,0 +1,99 @@
+// The reducer factory the drop-in's agents apply with, and whether it is at
+// hand. A run never waits for it: a run that starts while the factory is
+// still loading (or after it failed to load) applies with @ag-ui/client's
+// own apply step (with-reducer.js, "cold runs"); the first run that starts
+// after it resolved applies with the reducer, restored from agent.messages.
+//
+// The default factory (preload.js starts it when the drop-in is imported):
+// the module is fetched and compiled at once (compileStreaming, off the main
+// thread, while the app's other modules evaluate and its first run sends its
+// request); the Go runtime, whose start runs on the main thread, is started
+// once no cold run is applying, so that it does not stall a first run that
+// is streaming. docs/ag-ui-agent.md, "Cold start".
+
+import { loadReducer } from '../reducer/reducer.js';
+import { compileModule } from '../wasm/loader.js';
+import { packageFiles } from '../wasm/package-files.js';
+
+/** A factory promise → { factory } or { error } once it settled (null before). */
+const settled = new WeakMap();
+const warned = new WeakSet();
+
+let shared = null; // the default: a factory, a promise of one, or null (not asked for yet)
+
+/** The reducer factory agents use when their config names none (null: back to the package's). */
+export function setReducerFactory(factory) {
+  shared = factory ?? null;
+  if (shared !== null) track(shared);
+}
+
+/** Starts loading the package's reducer factory, unless a factory is set already. */
+export function preloadReducerFactory() {
+  if (shared === null) setReducerFactory(loadDefault());
+}
+
+function loadDefault() {
+  return compileModule(packageFiles.wasmURL()).then(whenNoColdRun).then((module) => loadReducer(module));
+}
+
+function track(p) {
+  if (typeof p?.then !== 'function' || settled.has(p)) return;
+  settled.set(p, null);
+  p.then((factory) => settled.set(p, { factory }), (error) => settled.set(p, { error }));
+}
+
+/**
+ * The factory an agent applies with (its `reducer` option, else the
+ * default): { factory } when it is at hand, { error } when it failed to
+ * load, null while it loads.
+ */
+export function factoryNow(reducer) {
+  if (reducer == null) {
+    preloadReducerFactory();
+    reducer = shared;
+  }
+  if (typeof reducer.then !== 'function') return { factory: reducer };
+  track(reducer);
+  return settled.get(reducer);
+}
+
+/**
+ * The diagnostic of a factory that failed to load, once per factory, at the
+ * first run it makes fall back: the runs still complete, with the official
+ * apply step.
+ */
+export function warnFailed(reducer, error) {
+  const key = reducer ?? shared;
+  if (key === null || typeof key !== 'object' || warned.has(key)) return;
+  warned.add(key);
+  console.warn(`agui reducer: the reducer factory failed to load (${error?.message ?? error}); `
+    + "this agent's runs apply events with @ag-ui/client's own apply step");
+}
+
+// Cold runs in progress (with-reducer.js counts them), and the default
+// factory's start waiting for none to be.
+let coldRuns = 0;
+let waiting = [];
+
+/** Counts a cold run; the function returned ends it (once). */
+export function coldRun() {
+  coldRuns++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--coldRuns === 0 && waiting.length > 0) setTimeout(wake, 0);
+  };
+}
+
+function wake() {
+  if (coldRuns > 0) return; // another cold run started meanwhile: its end wakes them
+  const w = waiting;
+  waiting = [];
+  for (const resolve of w) resolve();
+}
+
+function whenNoColdRun(value) {
+  if (coldRuns === 0) return value;
+  return new Promise((resolve) => waiting.push(() => resolve(value)));
+}
