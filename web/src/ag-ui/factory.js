@@ -4,10 +4,13 @@
 // own apply step (with-reducer.js, "cold runs"); the first run that starts
 // after it resolved applies with the reducer, restored from agent.messages.
 //
-// The default factory (preload.js starts it when the drop-in is imported):
-// the module is fetched and compiled at once (compileStreaming, off the main
-// thread, while the app's other modules evaluate and its first run sends its
-// request); the Go runtime, whose start runs on the main thread, is started
+// The default factory (preload.js asks for it when the drop-in is imported):
+// over HTTP (a browser), the module is fetched and compiled at once
+// (compileStreaming, off the main thread, while the app's other modules
+// evaluate and its first run sends its request); from a file (Node: no
+// download to overlap, and reading and compiling would take the main
+// thread's time from the app's start and its first run), after the first
+// cold run. The Go runtime, whose start runs on the main thread, is started
 // once no cold run is applying, so that it does not stall a first run that
 // is streaming. docs/ag-ui-agent.md, "Cold start".
 
@@ -33,7 +36,9 @@ export function preloadReducerFactory() {
 }
 
 function loadDefault() {
-  return compileModule(packageFiles.wasmURL()).then(whenNoColdRun).then((module) => loadReducer(module));
+  const url = packageFiles.wasmURL();
+  const module = url.protocol === 'file:' ? afterColdRun.then(() => compileModule(url)) : compileModule(url);
+  return module.then(whenNoColdRun).then((m) => loadReducer(m));
 }
 
 function track(p) {
@@ -74,6 +79,8 @@ export function warnFailed(reducer, error) {
 // factory's start waiting for none to be.
 let coldRuns = 0;
 let waiting = [];
+let coldRunEnded;
+const afterColdRun = new Promise((resolve) => { coldRunEnded = resolve; });
 
 /** Counts a cold run; the function returned ends it (once). */
 export function coldRun() {
@@ -82,12 +89,16 @@ export function coldRun() {
   return () => {
     if (ended) return;
     ended = true;
-    if (--coldRuns === 0 && waiting.length > 0) setTimeout(wake, 0);
+    coldRuns--;
+    setTimeout(() => {
+      coldRunEnded();
+      wake();
+    }, 0);
   };
 }
 
 function wake() {
-  if (coldRuns > 0) return; // another cold run started meanwhile: its end wakes them
+  if (coldRuns > 0 || waiting.length === 0) return; // a cold run started meanwhile: its end wakes them
   const w = waiting;
   waiting = [];
   for (const resolve of w) resolve();
