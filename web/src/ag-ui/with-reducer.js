@@ -117,6 +117,7 @@ function sameJSON(a, b) {
 
 const FOLD = Symbol('ag-ui reducer fold');
 const CONFIG = Symbol('ag-ui reducer config');
+const WARNED = Symbol('ag-ui reducer warned');
 
 /** rxjs' Observable, from one of its instances: the root of its class chain
  *  (a stream may be a Subject, or an AnonymousSubject from Subject.lift). */
@@ -144,7 +145,20 @@ function foldNow(agent) {
       warnFailed(cfg.reducer, now.error);
       return now.error instanceof Error ? now.error : new Error(String(now.error));
     }
-    f = agent[FOLD] = newFold(now.factory, cfg);
+    f = newFold(now.factory, cfg);
+    if (agent.messages.length > 0) {
+      // The reducer takes over from cold runs: should their messages be
+      // ones it cannot hold, this run stays cold too.
+      try {
+        f.setMessages(agent.messages);
+      } catch (err) {
+        f.r.dispose();
+        if (!agent[WARNED]) console.warn(`${err.message}; this run applies events with @ag-ui/client's own apply step`);
+        agent[WARNED] = true;
+        return err;
+      }
+    }
+    agent[FOLD] = f;
   }
   // agent.messages is the view unless someone assigned another array
   // (constructor, setMessages, addMessage, a lifecycle mutation, a

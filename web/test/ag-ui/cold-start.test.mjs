@@ -10,6 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as client from '@ag-ui/client';
+import { from } from 'rxjs';
 import { loadReducer } from '../../entries/agui.node.js';
 import { withReducer } from '../../src/ag-ui/with-reducer.js';
 import { serve, recorder, normalise, quietly } from './diff.mjs';
@@ -145,4 +146,35 @@ test('a reducer factory that fails to load: the runs complete with the official 
   const ourWarnings = warnings.filter((w) => w.startsWith('agui reducer:'));
   assert.equal(ourWarnings.length, 1, warnings.join('\n'));
   assert.match(ourWarnings[0], /the reducer factory failed to load \(agui reducer: fetching agui\.wasm failed: HTTP 404 Not Found\); this agent's runs apply events with @ag-ui\/client's own apply step/);
+});
+
+test('messages of cold runs the reducer cannot hold: the next run stays cold instead of failing, with one warning', async () => {
+  // The apply step alone (runAgent's enforcement refuses such messages before it).
+  const pending = deferred();
+  const agent = new Ours({ url: 'http://127.0.0.1:9/', threadId: 'thread-1', reducer: pending.promise });
+  const applyRun = (i) => new Promise((resolve, reject) => {
+    const input = agent.prepareRunAgentInput({ runId: `run-${i}` });
+    const events$ = client.transformChunks()(from(badPatch[i]));
+    agent.processApplyEvents(input, agent.apply(input, events$, []), []).subscribe({ error: reject, complete: resolve });
+  });
+  await quietly(() => applyRun(0));
+  assert.equal(agent.reducerState, undefined);
+  pending.resolve(factory);
+  await pending.promise;
+  // A message without an id: the reducer's restore refuses it (bad_snapshot).
+  agent.messages = [...agent.messages, { role: 'user', content: 'no id' }];
+  const warnings = [];
+  const saved = console.warn;
+  try {
+    console.warn = (...args) => warnings.push(args.join(' '));
+    await applyRun(1);
+  } finally {
+    console.warn = saved;
+  }
+  assert.equal(agent.reducerState, undefined, 'the run stayed cold');
+  assert.deepEqual(agent.messages.map((m) => m.id), ['m1', undefined, 'm2']);
+  assert.deepEqual(agent.state, { a: 3, b: 2 });
+  const ours = warnings.filter((w) => w.includes('messages the reducer cannot hold'));
+  assert.equal(ours.length, 1, warnings.join('\n'));
+  assert.match(ours[0], /id is required; this run applies events with @ag-ui\/client's own apply step$/);
 });
