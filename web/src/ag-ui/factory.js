@@ -5,17 +5,17 @@
 // after it resolved applies with the reducer, restored from agent.messages.
 //
 // The default factory (preload.js asks for it when the drop-in is imported):
-// over HTTP (a browser), the module is fetched and compiled at once
-// (compileStreaming, off the main thread, while the app's other modules
-// evaluate and its first run sends its request); from a file (Node: no
-// download to overlap, and reading and compiling would take the main
-// thread's time from the app's start and its first run), after the first
-// cold run. The Go runtime, whose start runs on the main thread, is started
-// once no cold run is applying, so that it does not stall a first run that
-// is streaming. docs/ag-ui-agent.md, "Cold start".
+// over HTTP (a browser), the module is requested at once, while the app's
+// other modules evaluate and its first run sends its request, and compiled
+// (compileStreaming) once no cold run is applying: the compiler's threads
+// would take the CPU from a first run that is streaming (on a machine of
+// two cores, a run's time). From a file (Node: no download to overlap), it
+// is read and compiled after the first cold run. The Go runtime, whose start
+// runs on the main thread, is started once no cold run is applying.
+// docs/ag-ui-agent.md, "Cold start".
 
 import { loadReducer } from '../reducer/reducer.js';
-import { compileModule } from '../wasm/loader.js';
+import { compileModule, LoadError } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
 
 /** A factory promise → { factory } or { error } once it settled (null before). */
@@ -37,7 +37,14 @@ export function preloadReducerFactory() {
 
 function loadDefault() {
   const url = packageFiles.wasmURL();
-  const module = url.protocol === 'file:' ? afterColdRun.then(() => compileModule(url)) : compileModule(url);
+  let module;
+  if (url.protocol === 'file:') module = afterColdRun.then(() => compileModule(url));
+  else {
+    // Requested now; compiled (compileStreaming, which also lets the browser
+    // cache the compiled code) once no cold run is applying.
+    const response = fetch(url).catch((err) => { throw new LoadError(`fetching ${url} failed: ${err?.message ?? err}`, { url, cause: err }); });
+    module = response.then(whenNoColdRun).then((r) => compileModule(r));
+  }
   return module.then(whenNoColdRun).then((m) => loadReducer(m));
 }
 
