@@ -45,7 +45,45 @@ function loadDefault() {
     const response = fetch(url).catch((err) => { throw new LoadError(`fetching ${url} failed: ${err?.message ?? err}`, { url, cause: err }); });
     module = response.then(whenNoColdRun).then((r) => compileModule(r));
   }
-  return module.then(whenNoColdRun).then((m) => loadReducer(m));
+  return module.then(whenNoColdRun).then((m) => loadReducer(m)).then(warm);
+}
+
+// A short run folded once the runtime has started, before the factory is
+// handed out: the module's code is compiled on a function's first call, so
+// the first run on the reducer would otherwise pay for compiling the fold's
+// functions (and the mirror's JavaScript) while it streams.
+const WARM_EVENTS = [
+  { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+  { type: 'STATE_SNAPSHOT', snapshot: { a: [1], b: { c: 'd' } } },
+  { type: 'REASONING_START', messageId: 'x' },
+  { type: 'REASONING_MESSAGE_START', messageId: 'x', role: 'reasoning' },
+  { type: 'REASONING_MESSAGE_CONTENT', messageId: 'x', delta: 'h' },
+  { type: 'REASONING_MESSAGE_END', messageId: 'x' },
+  { type: 'REASONING_END', messageId: 'x' },
+  { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'a "b"\n' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'é' },
+  { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+  { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'f', parentMessageId: 'm' },
+  { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"k":' },
+  { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '"v"}' },
+  { type: 'TOOL_CALL_END', toolCallId: 'c' },
+  { type: 'TOOL_CALL_RESULT', messageId: 'tr', toolCallId: 'c', content: 'ok' },
+  { type: 'STATE_DELTA', delta: [{ op: 'replace', path: '/b/c', value: 'e' }, { op: 'add', path: '/a/-', value: 2 }] },
+  { type: 'CUSTOM', name: 'n', value: 1 },
+  { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+];
+
+function warm(factory) {
+  try {
+    const r = factory.createReducer({ dialect: 'agui' });
+    for (const e of WARM_EVENTS) {
+      r.apply(e);
+      void r.state.messages;
+    }
+    r.dispose();
+  } catch { /* a warm-up only */ }
+  return factory;
 }
 
 function track(p) {
@@ -97,12 +135,18 @@ export function coldRun() {
     if (ended) return;
     ended = true;
     coldRuns--;
-    setTimeout(() => {
+    whenIdle(() => {
       coldRunEnded();
       wake();
-    }, 0);
+    });
   };
 }
+
+// After the run's last task: in a browser when it is idle (the app renders
+// the run's end first), within a second.
+const whenIdle = typeof requestIdleCallback === 'function'
+  ? (f) => requestIdleCallback(f, { timeout: 1000 })
+  : (f) => setTimeout(f, 0);
 
 function wake() {
   if (coldRuns > 0 || waiting.length === 0) return; // a cold run started meanwhile: its end wakes them
