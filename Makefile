@@ -127,10 +127,11 @@ bench-legacy: wasm bench/node_modules/.package-lock.json bench/ag-ui-048/node_mo
 ## the same stream alike; no timing), the differential test against
 ## @ag-ui/client 1.0.0 (bench/differential.test.mjs; DIFF_STREAMS=n streams),
 ## the drop-in @ag-ui/client agent (web/src/ag-ui) against HttpAgent 1.0.0
-## (web/test/ag-ui/*.test.mjs, its Node entry through the package's exports)
-## and 0.0.59 (bench/ag-ui-059, its own lockfile), and a seconds-long run of
+## (web/test/ag-ui/*.test.mjs, its Node entry through the package's exports,
+## its cold start in a production bundle in headless Chromium: esbuild and
+## playwright-core from web/node_modules) and 0.0.59 (bench/ag-ui-059, its own lockfile), and a seconds-long run of
 ## the drop-in's benchmark code (bench/agent-bench.test.mjs; no timing)
-test-bench: wasm bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json web/test/ag-ui/node_modules/.package-lock.json
+test-bench: wasm web/node_modules/.package-lock.json bench/node_modules/.package-lock.json bench/ag-ui-059/node_modules/.package-lock.json web/test/ag-ui/node_modules/.package-lock.json
 	node --test --test-timeout=300000 bench/*.test.mjs web/test/ag-ui/*.test.mjs bench/ag-ui-059/*.test.mjs
 
 bench/node_modules/.package-lock.json: bench/package-lock.json

@@ -279,7 +279,11 @@ function coldPage(importMap, side) {
     return a;
   }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
   const end = performance.now();
-  const w = performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
+  // The drop-in requests the wasm at import and reads it once its first run
+  // has ended: its entry appears when it is received (a bounded wait).
+  const wasmEntry = () => performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
+  for (let i = 0; i < 50 && ${JSON.stringify(side)} === 'ours' && wasmEntry() === undefined; i++) await new Promise((r) => setTimeout(r, 100));
+  const w = wasmEntry();
   window.coldResult = {
     firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, fromNavigation: { firstCallMs: first, firstRunMs: end },
     wasm: w ? { encodedBytes: w.encodedBodySize, decodedBytes: w.decodedBodySize, startMs: w.startTime - t0, endMs: w.responseEnd - t0 } : undefined,

@@ -6,7 +6,9 @@ import type { ReducerFactory, ReducerOptions, AgentState } from './agui.js';
 /** What withReducer adds to a base class's constructor config. */
 export interface ReducerAgentConfig {
   /** The reducer factory (loadReducer()), or a promise of one. Default: setReducerFactory's,
-   *  else loadReducer() with its default .wasm location, loaded once for all agents. */
+   *  else loadReducer() with its default .wasm location, loaded once for all agents. A run never
+   *  waits for it: one that starts before it is ready (or after it failed to load) is folded by
+   *  the base class's own apply step (docs/ag-ui-agent.md, "Cold start"). */
   reducer?: ReducerFactory | Promise<ReducerFactory>;
   /** Options of the agent's reducer (dialect is "agui"). */
   reducerOptions?: Omit<ReducerOptions, 'dialect'>;
@@ -14,7 +16,8 @@ export interface ReducerAgentConfig {
 
 /** The members withReducer adds. */
 export interface ReducerAgentMembers {
-  /** The reducer's own agent state (types/agui.d.ts), once a run has started; read-only. */
+  /** The reducer's own agent state (types/agui.d.ts), once a run has started with the reducer
+   *  (not after cold runs only); read-only. */
   readonly reducerState: AgentState | undefined;
 }
 

@@ -24,28 +24,16 @@
 // from the stream apply() receives. drop-in.js binds it to the installed
 // @ag-ui/client.
 
-import { loadReducer } from '../../agui.js';
 import { freeze, EMPTY } from './freeze.js';
 import { OfficialView } from './view.js';
 import { reducerMessages } from './messages.js';
 import { hookName } from './subscribers.js';
 import { Run } from './run.js';
-
-let sharedFactory = null;
-let resolvedFactory = null; // sharedFactory once it has resolved
+import { factoryNow, warnFailed, coldRun, setReducerFactory } from './factory.js';
 
 /** The reducer factory agents use when their config names none: loadReducer()'s default
- *  (dist/agui.wasm next to agui.js), loaded once, on the first agent. */
-export function setReducerFactory(factory) {
-  resolvedFactory = factory != null && typeof factory.then !== 'function' ? factory : null;
-  sharedFactory = factory == null ? null : Promise.resolve(factory);
-  sharedFactory?.then((f) => { resolvedFactory = f; }, () => {});
-}
-
-function defaultFactory() {
-  if (sharedFactory === null) setReducerFactory(loadReducer());
-  return sharedFactory;
-}
+ *  (dist/agui.wasm next to agui.js), loaded once, on the first agent (src/ag-ui/factory.js). */
+export { setReducerFactory };
 
 // ---------------------------------------------------------------------------
 // The agent state of one agent: the reducer, the official view, the run's tallies.
@@ -129,6 +117,7 @@ function sameJSON(a, b) {
 
 const FOLD = Symbol('ag-ui reducer fold');
 const CONFIG = Symbol('ag-ui reducer config');
+const WARNED = Symbol('ag-ui reducer warned');
 
 /** rxjs' Observable, from one of its instances: the root of its class chain
  *  (a stream may be a Subject, or an AnonymousSubject from Subject.lift). */
@@ -141,16 +130,35 @@ function rootClass(obj) {
 // Module functions rather than private methods: clone() makes its copy with
 // Object.create, which has none of the original's private members.
 
-/** The agent's Fold if its reducer factory is at hand (else null), in step with agent.messages. */
+/**
+ * The agent's Fold if its reducer factory is at hand, in step with
+ * agent.messages; else null while the factory loads, or the error it failed
+ * to load with.
+ */
 function foldNow(agent) {
   let f = agent[FOLD];
   if (f === undefined) {
     const cfg = agent[CONFIG] ?? {};
-    const factory = cfg.reducer != null
-      ? (typeof cfg.reducer.then === 'function' ? null : cfg.reducer)
-      : (defaultFactory(), resolvedFactory);
-    if (factory === null) return null;
-    f = agent[FOLD] = newFold(factory, cfg);
+    const now = factoryNow(cfg.reducer);
+    if (now === null || now === undefined) return null;
+    if (now.error !== undefined) {
+      warnFailed(cfg.reducer, now.error);
+      return now.error instanceof Error ? now.error : new Error(String(now.error));
+    }
+    f = newFold(now.factory, cfg);
+    if (agent.messages.length > 0) {
+      // The reducer takes over from cold runs: should their messages be
+      // ones it cannot hold, this run stays cold too.
+      try {
+        f.setMessages(agent.messages);
+      } catch (err) {
+        f.r.dispose();
+        if (!agent[WARNED]) console.warn(`${err.message}; this run applies events with @ag-ui/client's own apply step`);
+        agent[WARNED] = true;
+        return err;
+      }
+    }
+    agent[FOLD] = f;
   }
   // agent.messages is the view unless someone assigned another array
   // (constructor, setMessages, addMessage, a lifecycle mutation, a
@@ -188,13 +196,27 @@ function claimFold(agent, f) {
   }];
 }
 
-async function foldLater(agent) {
-  const cfg = agent[CONFIG] ?? {};
-  if (agent[FOLD] === undefined) {
-    const factory = await (cfg.reducer ?? defaultFactory());
-    if (agent[FOLD] === undefined) agent[FOLD] = newFold(factory, cfg);
-  }
-  return foldNow(agent);
+/**
+ * A cold run: the base class's own apply step (@ag-ui/client's
+ * defaultApplyEvents), for a run that starts before the reducer factory is
+ * at hand (or when it failed to load); the run never waits for the wasm.
+ * The next run that starts with the factory at hand restores the reducer
+ * from agent.messages (foldNow: they are not the view) and input.state.
+ */
+function coldApply(official, events$) {
+  const Observable = rootClass(events$);
+  return new Observable((observer) => {
+    const end = coldRun();
+    const sub = official.subscribe({
+      next: (m) => observer.next(m),
+      error: (err) => { end(); observer.error(err); },
+      complete: () => { end(); observer.complete(); },
+    });
+    return () => {
+      sub.unsubscribe();
+      end();
+    };
+  });
 }
 
 /**
@@ -231,6 +253,8 @@ export function withReducer(Base) {
     }
 
     apply(input, events$, subscribers) {
+      const f = foldNow(this);
+      if (f === null || f instanceof Error) return coldApply(super.apply(input, events$, subscribers), events$);
       const Observable = rootClass(events$);
       return new Observable((observer) => {
         let closed = false, emitted = false, completed = false, busy = false, run = null;
@@ -278,9 +302,7 @@ export function withReducer(Base) {
           if (queue.length > 0) pump();
           else if (completed) finish();
         };
-        const f = foldNow(this);
-        if (f !== null) start(f);
-        else foldLater(this).then(start, fail);
+        start(f);
         const sub = events$.subscribe({
           next: (event) => {
             queue.push(event);

@@ -57,6 +57,25 @@ export async function loadCore(wasmURL, options = {}) {
   return new Core(go, instance, () => exitCode);
 }
 
+/**
+ * Fetches (or reads) and compiles the module at wasmURL, without starting
+ * it: a WebAssembly.Module that loadCore (and loadReducer) take in place of
+ * the URL. Compiling runs off the main thread (compileStreaming while the
+ * bytes arrive); starting the Go runtime does not, so a caller can choose
+ * when to pay for it. Failures are LoadErrors.
+ */
+export async function compileModule(wasmURL) {
+  if (wasmURL === undefined || wasmURL === null) throw new TypeError('agui reducer: compileModule needs the wasm URL');
+  const isLocation = typeof wasmURL === 'string' || wasmURL instanceof URL;
+  const url = isLocation ? new URL(wasmURL, baseURL()) : undefined;
+  try {
+    return await compile(url ?? wasmURL, url);
+  } catch (err) {
+    if (err instanceof LoadError) throw err;
+    throw new LoadError(`compiling ${url ?? 'the wasm module'} failed: ${err?.message ?? err}`, { url, cause: err });
+  }
+}
+
 const goClasses = new Map(); // glue URL → the Go class it defined
 
 // An explicit options.wasmExecURL: either the ES module glue of

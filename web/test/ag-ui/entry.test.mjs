@@ -62,9 +62,18 @@ test('under Node, <package>/ag-ui runs an agent with the default reducer factory
     ];
     const body = events.map((e) => 'data: ' + JSON.stringify(e) + '\\n\\n').join('');
     const fetch = async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
-    const agent = new HttpAgent({ url: 'http://x.invalid/', threadId: 't', fetch });
-    await agent.runAgent({ runId: 'r' });
+    // The first run starts while the wasm loads (@ag-ui/client's apply step
+    // folds it, cold-start.test.mjs); a run once the factory is ready, the reducer.
+    const cold = new HttpAgent({ url: 'http://x.invalid/', threadId: 't', fetch });
+    await cold.runAgent({ runId: 'r' });
+    let agent = cold;
+    for (let i = 0; i < 200 && agent.reducerState === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      agent = new HttpAgent({ url: 'http://x.invalid/', threadId: 't', fetch });
+      await agent.runAgent({ runId: 'r' });
+    }
     console.log(JSON.stringify({
+      cold: cold.messages,
       messages: agent.messages,
       http: agent instanceof client.HttpAgent,
       abstract: ReducerAgent.prototype instanceof client.AbstractAgent,
@@ -72,6 +81,7 @@ test('under Node, <package>/ag-ui runs an agent with the default reducer factory
     }));
   `);
   assert.deepEqual(JSON.parse(out), {
+    cold: [{ id: 'm', role: 'assistant', content: 'hello' }],
     messages: [{ id: 'm', role: 'assistant', content: 'hello' }],
     http: true, abstract: true, reducer: true,
   });
