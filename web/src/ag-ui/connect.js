@@ -14,7 +14,7 @@
 // passed on as one made-up run of the connect's input (RUN_STARTED,
 // snapshots, RUN_FINISHED), the live run as its own.
 
-import { FrameParser } from './resume.js';
+import { FrameParser, readFrames } from './resume.js';
 
 export const THREAD_KEY_HEADER = 'X-Agui-Thread-Key';
 
@@ -123,12 +123,7 @@ export function threadConnect(agent, input, Observable, base, resume) {
       const decoder = new TextDecoder();
       let cut = false;
       try {
-        for (;;) {
-          const { done: end, value } = await reader.read();
-          if (end) break;
-          parser.push(decoder.decode(value, { stream: true }), each);
-          if (closed) break;
-        }
+        await readFrames(reader, parser, decoder, each, () => closed);
       } catch (err) {
         reader.cancel().catch(() => {});
         if (ctrl.signal.aborted) { done(); return; }

@@ -90,6 +90,19 @@ export class FrameParser {
   }
 }
 
+/**
+ * Reads an SSE body into parser until it ends or stop() says so, passing
+ * each(data, id) every whole frame; a failed read throws as reader.read() does.
+ */
+export async function readFrames(reader, parser, decoder, each, stop) {
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    parser.push(decoder.decode(value, { stream: true }), each);
+    if (stop()) return;
+  }
+}
+
 /** One frame's text → each(data, id) when it has data lines (id undefined without an id line). */
 function frame(text, each) {
   let data = null;
@@ -234,12 +247,7 @@ function resumableRun(agent, input, from, runStarted = from == null) {
       };
       const rest = () => parser.end(decoder.decode(), each);
       try {
-        for (;;) {
-          const { done: end, value } = await reader.read();
-          if (end) break;
-          parser.push(decoder.decode(value, { stream: true }), each);
-          if (closed) break;
-        }
+        await readFrames(reader, parser, decoder, each, () => closed);
       } catch (err) {
         reader.cancel().catch(() => {});
         if (err?.name === 'AbortError') {
