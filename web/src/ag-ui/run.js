@@ -3,7 +3,7 @@
 // rounds the official client makes, in its order, around the reducer's fold
 // (Fold.feed), and the mutations it emits.
 
-import { hookName, runSubscribers } from './subscribers.js';
+import { hookName, runSubscribers, NO_MUTATION } from './subscribers.js';
 import { toolCallOf, messageOf } from './messages.js';
 
 /** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
@@ -36,9 +36,10 @@ export class Run {
     }
   }
 
+  /** A subscriber round: NO_MUTATION at once when no subscriber has the hook, else a promise of the mutation. */
   round(hook, extra) {
     const { agent, input } = this;
-    return runSubscribers(this.subs, this.messages, this.state, (s, messages, state) =>
+    return runSubscribers(this.subs, hook, this.messages, this.state, (s, messages, state) =>
       s[hook]?.({ event: extra.event, ...extra, messages, state, agent, input }));
   }
 
@@ -50,7 +51,10 @@ export class Run {
 
   async event(event, emit) {
     const { agent, input } = this;
-    const first = await this.round('onEvent', { event });
+    // A round no subscriber hooks into is skipped without a promise (most
+    // events: the usual subscriber hooks only onMessagesChanged).
+    let first = this.round('onEvent', { event });
+    if (first !== NO_MUTATION) first = await first;
     this.adopt(first);
     if (first.stopPropagation === true) return this.flush(emit);
 
@@ -114,7 +118,8 @@ export class Run {
     }
 
     const known = KNOWN.has(type);
-    const typed = known ? await this.round(hookName(type), extra) : {};
+    let typed = known ? this.round(hookName(type), extra) : NO_MUTATION;
+    if (typed !== NO_MUTATION) typed = await typed;
     this.adopt(typed);
     const stop = typed.stopPropagation === true;
     if (type === 'RUN_STARTED') {

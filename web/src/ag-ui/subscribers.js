@@ -16,17 +16,35 @@ export function hookName(type) {
   return name;
 }
 
+/** Whether any subscriber has that hook (a round without one changes nothing). */
+export function hasHook(subscribers, hook) {
+  for (let i = 0; i < subscribers.length; i++) if (subscribers[i][hook] != null) return true;
+  return false;
+}
+
 /**
- * runSubscribersWithMutation without the clones (each subscriber awaited, as
- * there: an error of the stream lands between two subscribers as it does
- * with the official client): each subscriber sees the
- * latest values (a replacement one returned is adopted as is, frozen in
- * development); the first stopPropagation ends the round. A throwing
+ * runSubscribersWithMutation without the clones, for the subscribers that
+ * have the hook: NO_MUTATION at once (no promise, nothing allocated) when
+ * none has it, else a promise of the round's mutation. Each subscriber
+ * with the hook is awaited, as there (an error of the stream lands between
+ * two subscribers as it does with the official client); one without it is
+ * skipped, as the official executor's optional call skips it. Each sees
+ * the latest values (a replacement one returned is adopted as is, frozen
+ * in development); the first stopPropagation ends the round. A throwing
  * subscriber is logged and skipped, as the official client does.
  */
-export async function runSubscribers(subscribers, messages, state, exec) {
+export function runSubscribers(subscribers, hook, messages, state, exec) {
+  for (let i = 0; i < subscribers.length; i++) {
+    if (subscribers[i][hook] != null) return runFrom(subscribers, i, hook, messages, state, exec);
+  }
+  return NO_MUTATION;
+}
+
+async function runFrom(subscribers, from, hook, messages, state, exec) {
   let msgs = messages, st = state, mm = false, sm = false, stop;
-  for (const s of subscribers) {
+  for (let i = from; i < subscribers.length; i++) {
+    const s = subscribers[i];
+    if (s[hook] == null) continue;
     try {
       const m = await exec(s, msgs, st);
       if (m === undefined || m === null) continue;
@@ -42,4 +60,5 @@ export async function runSubscribers(subscribers, messages, state, exec) {
   return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
 }
 
-const NO_MUTATION = Object.freeze({});
+/** The round that changed nothing (what runSubscribers gives, at once, when no subscriber has the hook). */
+export const NO_MUTATION = Object.freeze({});

@@ -9,19 +9,29 @@ import { officialToolCall, common, toolCallOf, messageOf } from './messages.js';
 function sameShallow(a, b) {
   if (a === b) return true;
   if (a == null || b == null) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
+  // Counted with for…in rather than Object.keys: no array per call (the
+  // view compares every object it rebuilds, once per event).
+  let n = 0;
+  for (const k in a) {
+    if (!Object.hasOwn(a, k)) continue;
+    n++;
     const x = a[k], y = b[k];
     if (x === y) continue;
     if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   }
-  return true;
+  for (const k in b) if (Object.hasOwn(b, k)) n--;
+  return n === 0;
 }
 
-function holdsAny(ids, set) {
-  for (let i = 0; i < ids.length; i++) if (set.has(ids[i])) return true;
+function holdsAny(ids, touched) {
+  for (let i = 0; i < ids.length; i++) if (touched.includes(ids[i])) return true;
+  return false;
+}
+
+/** Whether a list of official tool calls holds one with that id. */
+function hasId(tcs, id) {
+  for (let i = 0; i < tcs.length; i++) if (tcs[i].id === id) return true;
   return false;
 }
 
@@ -140,14 +150,14 @@ class OfficialView {
     const src = this.srcMessages;
     const prevTCs = this.srcToolCalls;
     const tcs = st.toolCalls;
-    let touchedTCs = null; // ids of the tool calls whose object changed or that are new
+    let touchedTCs = null; // ids of the tool calls whose object changed or that are new (an array: usually one)
     if (tcs !== prevTCs) {
       if (prevTCs === null || tcs.length < prevTCs.length) return undefined;
       for (let k = 0; k < tcs.length; k++) {
         const a = tcs[k], b = prevTCs[k];
         if (a === b) continue;
         if (b !== undefined && a.id !== b.id) return undefined;
-        (touchedTCs ??= new Set()).add(a.id);
+        (touchedTCs ??= []).push(a.id);
       }
     }
     // The mirror's tool calls by position, new ones at the end: what stood
@@ -178,7 +188,8 @@ class OfficialView {
     this.srcToolCalls = tcs;
     if (touched === null) return false;
     this.starts ??= startsOf(this.outs);
-    const outs = this.outs.slice();
+    // outs is the view's own (no one else holds it): patched in place.
+    const outs = this.outs === EMPTY ? [] : this.outs;
     const out = this.messages.slice();
     for (let t = 0; t < touched.length; t += 2) {
       const i = touched[t], o = touched[t + 1];
@@ -212,7 +223,7 @@ class OfficialView {
       const before = x?.toolCalls ?? EMPTY, after = y.toolCalls ?? EMPTY;
       if (before === after) return;
       for (const t of before) {
-        if (this.tcMsgAt.get(t.id) === p && !after.some((u) => u.id === t.id)) {
+        if (this.tcMsgAt.get(t.id) === p && !hasId(after, t.id)) {
           this.tcMsgAt = null;
           return;
         }
@@ -240,7 +251,10 @@ class OfficialView {
       });
     }
     const p = this.tcMsgAt.get(id);
-    return p === undefined ? undefined : this.messages[p].toolCalls.find((t) => t.id === id);
+    if (p === undefined) return undefined;
+    const tcs = this.messages[p].toolCalls;
+    for (let i = 0; i < tcs.length; i++) if (tcs[i].id === id) return tcs[i];
+    return undefined;
   }
 
   /** The first mirror tool call with that id in tcs: srcToolCalls, or one that holds the same ids at the same positions and maybe more after. */
@@ -259,47 +273,32 @@ class OfficialView {
    * ids of srcToolCalls at the same positions (#patch checked it).
    */
   #context(st, positional = false) {
-    const view = this;
-    const prevMessages = this.messages;
-    return {
-      sameTCs: st.toolCalls === this.srcToolCalls,
-      prevSrc: this.srcMessages ?? EMPTY,
-      prevOuts: this.outs,
-      byId: null,
-      tcOf(id) {
-        // The mirror keeps its tool calls' positions (see #patch): the last
-        // build's positions serve while the ids stay in place.
-        if (this.sameTCs || positional) return view.srcToolCallOf(id, st.toolCalls);
-        if (this.byId === null) {
-          this.byId = new Map();
-          for (const t of st.toolCalls) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
-        }
-        return this.byId.get(id);
-      },
-      // The official object a rebuilt message had: from the same index's last
-      // build when there is one, else the first with its id in the last build.
-      prevOf(id, near) {
-        if (near !== undefined) for (const x of near) if (x.id === id) return x;
-        return view.messages === prevMessages ? view.messageOf(id) : undefined;
-      },
-    };
+    return new BuildContext(this, st, positional);
   }
 
   /** The official messages of mirror message m at index i: remembered, or built with the last build's objects kept where equal. */
   #outOf(ctx, i, m) {
     const ids = m.toolCallIds ?? EMPTY;
     const entry = this.cache.get(m);
-    if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, j) => t === ctx.tcOf(ids[j]))) return entry.out;
-    const tcs = ids.map((id) => ctx.tcOf(id));
+    if (entry !== undefined && entry.tcs.length === ids.length && ctx.holds(entry.tcs, ids)) return entry.out;
+    const tcs = new Array(ids.length);
+    let running = false;
+    for (let j = 0; j < ids.length; j++) {
+      const t = (tcs[j] = ctx.tcOf(ids[j]));
+      if (t !== undefined && t.status === 'running') running = true;
+    }
     const near = m.id === ctx.prevSrc[i]?.id ? (ctx.prevOuts[i] ?? this.staleOuts?.get(i)) : undefined;
-    const o = this.build(m, tcs).map((x) => {
+    const o = this.build(m, tcs);
+    for (let k = 0; k < o.length; k++) {
+      const x = o[k];
       const prev = ctx.prevOf(x.id, near);
-      return prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
-    });
-    // A streaming message is replaced by the next token: remembering it
-    // would only feed the WeakMap (the rebuild finds its official objects
+      o[k] = prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
+    }
+    // A streaming message is replaced by the next token, and one holding a
+    // streaming tool call is rebuilt by the next delta: remembering them
+    // would only feed the WeakMap (the rebuild finds their official objects
     // by index).
-    if (m.streaming !== true) this.cache.set(m, { tcs, out: o });
+    if (m.streaming !== true && !running) this.cache.set(m, { tcs, out: o });
     return o;
   }
 
@@ -354,7 +353,11 @@ class OfficialView {
         const o = { id: m.id, role: 'assistant' };
         if (hasContent) o.content = m.content;
         if (m.name !== undefined) o.name = m.name;
-        if (m.toolCallIds !== undefined) o.toolCalls = tcs.filter((t) => t !== undefined).map((t) => this.officialTC(t));
+        if (m.toolCallIds !== undefined) {
+          const list = [];
+          for (let j = 0; j < tcs.length; j++) if (tcs[j] !== undefined) list.push(this.officialTC(tcs[j]));
+          o.toolCalls = list;
+        }
         res.push(common(o, m));
         return res;
       }
@@ -389,6 +392,44 @@ class OfficialView {
     for (const m of messages) {
       if (m?.role === 'assistant') this.markContent(m.id, typeof m.content === 'string');
     }
+  }
+}
+
+/** What OfficialView's builds of one update need (#context). */
+class BuildContext {
+  constructor(view, st, positional) {
+    this.view = view;
+    this.st = st;
+    this.positional = positional;
+    this.prevMessages = view.messages;
+    this.sameTCs = st.toolCalls === view.srcToolCalls;
+    this.prevSrc = view.srcMessages ?? EMPTY;
+    this.prevOuts = view.outs;
+    this.byId = null;
+  }
+
+  tcOf(id) {
+    // The mirror keeps its tool calls' positions (see #patch): the last
+    // build's positions serve while the ids stay in place.
+    if (this.sameTCs || this.positional) return this.view.srcToolCallOf(id, this.st.toolCalls);
+    if (this.byId === null) {
+      this.byId = new Map();
+      for (const t of this.st.toolCalls) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
+    }
+    return this.byId.get(id);
+  }
+
+  /** Whether tcs are the tool calls with those ids. */
+  holds(tcs, ids) {
+    for (let j = 0; j < ids.length; j++) if (tcs[j] !== this.tcOf(ids[j])) return false;
+    return true;
+  }
+
+  // The official object a rebuilt message had: from the same index's last
+  // build when there is one, else the first with its id in the last build.
+  prevOf(id, near) {
+    if (near !== undefined) for (let k = 0; k < near.length; k++) if (near[k].id === id) return near[k];
+    return this.view.messages === this.prevMessages ? this.view.messageOf(id) : undefined;
   }
 }
 
