@@ -23,28 +23,23 @@ export function hasHook(subscribers, hook) {
 }
 
 /**
- * runSubscribersWithMutation without the clones, for the subscribers that
- * have the hook: NO_MUTATION at once (no promise, nothing allocated) when
- * none has it, else a promise of the round's mutation. Each subscriber
- * with the hook is awaited, as there (an error of the stream lands between
- * two subscribers as it does with the official client); one without it is
- * skipped, as the official executor's optional call skips it. Each sees
- * the latest values (a replacement one returned is adopted as is, frozen
- * in development); the first stopPropagation ends the round. A throwing
- * subscriber is logged and skipped, as the official client does.
+ * runSubscribersWithMutation without the clones: NO_MUTATION at once (no
+ * promise, nothing allocated) when no subscriber has the hook, else a
+ * promise of the round's mutation. There every subscriber is awaited, as
+ * in the official client, those without the hook too (exec's optional call
+ * skips them): an error of the stream lands between the same two
+ * subscribers as there. Each sees the latest values (a replacement one
+ * returned is adopted as is, frozen in development); the first
+ * stopPropagation ends the round. A throwing subscriber is logged and
+ * skipped, as the official client does.
  */
 export function runSubscribers(subscribers, hook, messages, state, exec) {
-  for (let i = 0; i < subscribers.length; i++) {
-    if (subscribers[i][hook] != null) return runFrom(subscribers, i, hook, messages, state, exec);
-  }
-  return NO_MUTATION;
+  return hasHook(subscribers, hook) ? runAll(subscribers, messages, state, exec) : NO_MUTATION;
 }
 
-async function runFrom(subscribers, from, hook, messages, state, exec) {
+async function runAll(subscribers, messages, state, exec) {
   let msgs = messages, st = state, mm = false, sm = false, stop;
-  for (let i = from; i < subscribers.length; i++) {
-    const s = subscribers[i];
-    if (s[hook] == null) continue;
+  for (const s of subscribers) {
     try {
       const m = await exec(s, msgs, st);
       if (m === undefined || m === null) continue;

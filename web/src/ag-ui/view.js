@@ -29,6 +29,13 @@ function holdsAny(ids, touched) {
   return false;
 }
 
+/** Whether two lists of official tool calls hold the same ids in the same order. */
+function sameIds(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].id !== b[i].id) return false;
+  return true;
+}
+
 /** Whether a list of official tool calls holds one with that id. */
 function hasId(tcs, id) {
   for (let i = 0; i < tcs.length; i++) if (tcs[i].id === id) return true;
@@ -221,14 +228,15 @@ class OfficialView {
     }
     if (this.tcMsgAt !== null) {
       const before = x?.toolCalls ?? EMPTY, after = y.toolCalls ?? EMPTY;
-      if (before === after) return;
-      for (const t of before) {
-        if (this.tcMsgAt.get(t.id) === p && !hasId(after, t.id)) {
+      if (before === after || sameIds(before, after)) return; // a tool call's new arguments: the ids stay
+      for (let k = 0; k < before.length; k++) {
+        const id = before[k].id;
+        if (this.tcMsgAt.get(id) === p && !hasId(after, id)) {
           this.tcMsgAt = null;
           return;
         }
       }
-      for (const t of after) if (!(this.tcMsgAt.get(t.id) < p)) this.tcMsgAt.set(t.id, p);
+      for (let k = 0; k < after.length; k++) if (!(this.tcMsgAt.get(after[k].id) < p)) this.tcMsgAt.set(after[k].id, p);
     }
   }
 
