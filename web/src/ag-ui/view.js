@@ -1,65 +1,11 @@
 // The official @ag-ui/client Message[] view of one reducer's state, kept
 // with structural sharing (OfficialView), for with-reducer.js; the official
-// shapes are messages.js's, the subscriber rounds subscribers.js's.
+// shapes are messages.js's, what it compares and builds with view-build.js's,
+// the subscriber rounds subscribers.js's.
 
 import { DEV, freeze, EMPTY } from './freeze.js';
 import { officialToolCall, common, toolCallOf, messageOf } from './messages.js';
-
-/** Whether two plain objects hold the same values (arrays compared one level deep). */
-function sameShallow(a, b) {
-  if (a === b) return true;
-  if (a == null || b == null) return false;
-  // Counted with for…in rather than Object.keys: no array per call (the
-  // view compares every object it rebuilds, once per event).
-  let n = 0;
-  for (const k in a) {
-    if (!Object.hasOwn(a, k)) continue;
-    n++;
-    const x = a[k], y = b[k];
-    if (x === y) continue;
-    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  }
-  for (const k in b) if (Object.hasOwn(b, k)) n--;
-  return n === 0;
-}
-
-function holdsAny(ids, touched) {
-  for (let i = 0; i < ids.length; i++) if (touched.includes(ids[i])) return true;
-  return false;
-}
-
-/** Whether two lists of official tool calls hold the same ids in the same order. */
-function sameIds(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].id !== b[i].id) return false;
-  return true;
-}
-
-/** Whether a list of official tool calls holds one with that id. */
-function hasId(tcs, id) {
-  for (let i = 0; i < tcs.length; i++) if (tcs[i].id === id) return true;
-  return false;
-}
-
-/** Where each list of official messages starts in their concatenation. */
-function startsOf(outs) {
-  const starts = new Array(outs.length);
-  let k = 0;
-  for (let i = 0; i < outs.length; i++) {
-    starts[i] = k;
-    k += outs[i].length;
-  }
-  return starts;
-}
-
-/** Whether two lists of official messages hold the same objects. */
-function sameOuts(a, b) {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+import { sameShallow, holdsAny, sameIds, hasId, startsOf, sameOuts, BuildContext } from './view-build.js';
 
 /**
  * Keeps the official Message[] view of one reducer's state, rebuilt after
@@ -93,6 +39,9 @@ class OfficialView {
     // writes "" both for "no content" (a slot a tool call created) and for
     // an empty text message, which the official shape tells apart.
     this.contentIds = new Set();
+    this.scratchTCs = [];
+    this.scratch = [];
+    this.ctx = new BuildContext(this);
   }
 
   /**
@@ -106,6 +55,15 @@ class OfficialView {
    * again.
    */
   update(st) {
+    const res = this.#update(st);
+    // Nothing of this update is kept in the scratch lists and the context
+    // (the last view's objects would stay reachable until the next one).
+    this.ctx.reset(null, false);
+    this.scratch.length = 0;
+    return res;
+  }
+
+  #update(st) {
     if (!this.dirty && st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
     if (!this.dirty && this.srcMessages !== null && st.messages.length >= this.outs.length) {
       const res = this.#patch(st);
@@ -157,14 +115,18 @@ class OfficialView {
     const src = this.srcMessages;
     const prevTCs = this.srcToolCalls;
     const tcs = st.toolCalls;
-    let touchedTCs = null; // ids of the tool calls whose object changed or that are new (an array: usually one)
+    // Scratch lists, the view's own (an update is never re-entered): ids
+    // of the tool calls whose object changed or that are new (usually
+    // one), then [index, official messages] of the touched messages.
+    let touchedTCs = null;
     if (tcs !== prevTCs) {
       if (prevTCs === null || tcs.length < prevTCs.length) return undefined;
       for (let k = 0; k < tcs.length; k++) {
         const a = tcs[k], b = prevTCs[k];
         if (a === b) continue;
         if (b !== undefined && a.id !== b.id) return undefined;
-        (touchedTCs ??= []).push(a.id);
+        if (touchedTCs === null) (touchedTCs = this.scratchTCs).length = 0;
+        touchedTCs.push(a.id);
       }
     }
     // The mirror's tool calls by position, new ones at the end: what stood
@@ -189,7 +151,8 @@ class OfficialView {
         if (sameOuts(o, prev)) continue;
         if (o.length !== prev.length) return undefined;
       }
-      (touched ??= []).push(i, o);
+      if (touched === null) (touched = this.scratch).length = 0;
+      touched.push(i, o);
     }
     this.srcMessages = msgs;
     this.srcToolCalls = tcs;
@@ -281,7 +244,7 @@ class OfficialView {
    * ids of srcToolCalls at the same positions (#patch checked it).
    */
   #context(st, positional = false) {
-    return new BuildContext(this, st, positional);
+    return this.ctx.reset(st, positional); // one per view: an update is never re-entered
   }
 
   /** The official messages of mirror message m at index i: remembered, or built with the last build's objects kept where equal. */
@@ -400,44 +363,6 @@ class OfficialView {
     for (const m of messages) {
       if (m?.role === 'assistant') this.markContent(m.id, typeof m.content === 'string');
     }
-  }
-}
-
-/** What OfficialView's builds of one update need (#context). */
-class BuildContext {
-  constructor(view, st, positional) {
-    this.view = view;
-    this.st = st;
-    this.positional = positional;
-    this.prevMessages = view.messages;
-    this.sameTCs = st.toolCalls === view.srcToolCalls;
-    this.prevSrc = view.srcMessages ?? EMPTY;
-    this.prevOuts = view.outs;
-    this.byId = null;
-  }
-
-  tcOf(id) {
-    // The mirror keeps its tool calls' positions (see #patch): the last
-    // build's positions serve while the ids stay in place.
-    if (this.sameTCs || this.positional) return this.view.srcToolCallOf(id, this.st.toolCalls);
-    if (this.byId === null) {
-      this.byId = new Map();
-      for (const t of this.st.toolCalls) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
-    }
-    return this.byId.get(id);
-  }
-
-  /** Whether tcs are the tool calls with those ids. */
-  holds(tcs, ids) {
-    for (let j = 0; j < ids.length; j++) if (tcs[j] !== this.tcOf(ids[j])) return false;
-    return true;
-  }
-
-  // The official object a rebuilt message had: from the same index's last
-  // build when there is one, else the first with its id in the last build.
-  prevOf(id, near) {
-    if (near !== undefined) for (let k = 0; k < near.length; k++) if (near[k].id === id) return near[k];
-    return this.view.messages === this.prevMessages ? this.view.messageOf(id) : undefined;
   }
 }
 
