@@ -3,7 +3,7 @@
 // rounds the official client makes, in its order, around the reducer's fold
 // (Fold.feed), and the mutations it emits.
 
-import { hookName, runSubscribers } from './subscribers.js';
+import { hookName, hasHook, runSubscribers, NO_MUTATION } from './subscribers.js';
 import { toolCallOf, messageOf } from './messages.js';
 
 /** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
@@ -16,6 +16,7 @@ export class Run {
     this.runToolCallIds = [];
     this.answered = new Set();
     this.mutation = {};
+    this.hooks = new Map(); // hook name → whether a subscriber of the run has it
     // @ag-ui/client before 1.0 (the 0.0.59 CopilotKit 1.74 uses): no
     // cancelled outcome and no pendingToolCallIds in onRunFinishedEvent.
     this.legacy = !('maxProtocolVersion' in agent);
@@ -36,9 +37,17 @@ export class Run {
     }
   }
 
+  /**
+   * A subscriber round: NO_MUTATION at once when no subscriber has the
+   * hook (whether one has it is looked up once per run and hook: the
+   * subscribers are the run's), else a promise of the mutation.
+   */
   round(hook, extra) {
+    let has = this.hooks.get(hook);
+    if (has === undefined) this.hooks.set(hook, (has = hasHook(this.subs, hook)));
+    if (!has) return NO_MUTATION;
     const { agent, input } = this;
-    return runSubscribers(this.subs, this.messages, this.state, (s, messages, state) =>
+    return runSubscribers(this.subs, hook, this.messages, this.state, (s, messages, state) =>
       s[hook]?.({ event: extra.event, ...extra, messages, state, agent, input }));
   }
 
@@ -50,6 +59,12 @@ export class Run {
 
   async event(event, emit) {
     const { agent, input } = this;
+    // Awaited even when no subscriber has onEvent: the official client
+    // yields here before anything of the event is done, and a stream error
+    // in the same read lands at that point (before this event's
+    // announcements). The typed round below is skipped without a promise
+    // when no subscriber hooks into it (most events: the usual subscriber
+    // hooks only onMessagesChanged).
     const first = await this.round('onEvent', { event });
     this.adopt(first);
     if (first.stopPropagation === true) return this.flush(emit);
@@ -114,7 +129,8 @@ export class Run {
     }
 
     const known = KNOWN.has(type);
-    const typed = known ? await this.round(hookName(type), extra) : {};
+    let typed = known ? this.round(hookName(type), extra) : NO_MUTATION;
+    if (typed !== NO_MUTATION) typed = await typed;
     this.adopt(typed);
     const stop = typed.stopPropagation === true;
     if (type === 'RUN_STARTED') {

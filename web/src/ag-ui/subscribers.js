@@ -16,15 +16,28 @@ export function hookName(type) {
   return name;
 }
 
+/** Whether any subscriber has that hook (a round without one changes nothing). */
+export function hasHook(subscribers, hook) {
+  for (let i = 0; i < subscribers.length; i++) if (subscribers[i][hook] != null) return true;
+  return false;
+}
+
 /**
- * runSubscribersWithMutation without the clones (each subscriber awaited, as
- * there: an error of the stream lands between two subscribers as it does
- * with the official client): each subscriber sees the
- * latest values (a replacement one returned is adopted as is, frozen in
- * development); the first stopPropagation ends the round. A throwing
- * subscriber is logged and skipped, as the official client does.
+ * runSubscribersWithMutation without the clones: NO_MUTATION at once (no
+ * promise, nothing allocated) when no subscriber has the hook, else a
+ * promise of the round's mutation. There every subscriber is awaited, as
+ * in the official client, those without the hook too (exec's optional call
+ * skips them): an error of the stream lands between the same two
+ * subscribers as there. Each sees the latest values (a replacement one
+ * returned is adopted as is, frozen in development); the first
+ * stopPropagation ends the round. A throwing subscriber is logged and
+ * skipped, as the official client does.
  */
-export async function runSubscribers(subscribers, messages, state, exec) {
+export function runSubscribers(subscribers, hook, messages, state, exec) {
+  return hasHook(subscribers, hook) ? runAll(subscribers, messages, state, exec) : NO_MUTATION;
+}
+
+async function runAll(subscribers, messages, state, exec) {
   let msgs = messages, st = state, mm = false, sm = false, stop;
   for (const s of subscribers) {
     try {
@@ -42,4 +55,5 @@ export async function runSubscribers(subscribers, messages, state, exec) {
   return { ...(mm ? { messages: msgs } : {}), ...(sm ? { state: st } : {}), ...(stop !== undefined ? { stopPropagation: stop } : {}) };
 }
 
-const NO_MUTATION = Object.freeze({});
+/** The round that changed nothing (what runSubscribers gives, at once, when no subscriber has the hook). */
+export const NO_MUTATION = Object.freeze({});

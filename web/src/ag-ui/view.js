@@ -1,48 +1,11 @@
 // The official @ag-ui/client Message[] view of one reducer's state, kept
 // with structural sharing (OfficialView), for with-reducer.js; the official
-// shapes are messages.js's, the subscriber rounds subscribers.js's.
+// shapes are messages.js's, what it compares and builds with view-build.js's,
+// the subscriber rounds subscribers.js's.
 
 import { DEV, freeze, EMPTY } from './freeze.js';
 import { officialToolCall, common, toolCallOf, messageOf } from './messages.js';
-
-/** Whether two plain objects hold the same values (arrays compared one level deep). */
-function sameShallow(a, b) {
-  if (a === b) return true;
-  if (a == null || b == null) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
-    const x = a[k], y = b[k];
-    if (x === y) continue;
-    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  }
-  return true;
-}
-
-function holdsAny(ids, set) {
-  for (let i = 0; i < ids.length; i++) if (set.has(ids[i])) return true;
-  return false;
-}
-
-/** Where each list of official messages starts in their concatenation. */
-function startsOf(outs) {
-  const starts = new Array(outs.length);
-  let k = 0;
-  for (let i = 0; i < outs.length; i++) {
-    starts[i] = k;
-    k += outs[i].length;
-  }
-  return starts;
-}
-
-/** Whether two lists of official messages hold the same objects. */
-function sameOuts(a, b) {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+import { sameShallow, holdsAny, sameIds, hasId, startsOf, sameOuts, BuildContext } from './view-build.js';
 
 /**
  * Keeps the official Message[] view of one reducer's state, rebuilt after
@@ -76,6 +39,9 @@ class OfficialView {
     // writes "" both for "no content" (a slot a tool call created) and for
     // an empty text message, which the official shape tells apart.
     this.contentIds = new Set();
+    this.scratchTCs = [];
+    this.scratch = [];
+    this.ctx = new BuildContext(this);
   }
 
   /**
@@ -89,6 +55,15 @@ class OfficialView {
    * again.
    */
   update(st) {
+    const res = this.#update(st);
+    // Nothing of this update is kept in the scratch lists and the context
+    // (the last view's objects would stay reachable until the next one).
+    this.ctx.reset(null, false);
+    this.scratch.length = 0;
+    return res;
+  }
+
+  #update(st) {
     if (!this.dirty && st.messages === this.srcMessages && st.toolCalls === this.srcToolCalls) return false;
     if (!this.dirty && this.srcMessages !== null && st.messages.length >= this.outs.length) {
       const res = this.#patch(st);
@@ -140,14 +115,18 @@ class OfficialView {
     const src = this.srcMessages;
     const prevTCs = this.srcToolCalls;
     const tcs = st.toolCalls;
-    let touchedTCs = null; // ids of the tool calls whose object changed or that are new
+    // Scratch lists, the view's own (an update is never re-entered): ids
+    // of the tool calls whose object changed or that are new (usually
+    // one), then [index, official messages] of the touched messages.
+    let touchedTCs = null;
     if (tcs !== prevTCs) {
       if (prevTCs === null || tcs.length < prevTCs.length) return undefined;
       for (let k = 0; k < tcs.length; k++) {
         const a = tcs[k], b = prevTCs[k];
         if (a === b) continue;
         if (b !== undefined && a.id !== b.id) return undefined;
-        (touchedTCs ??= new Set()).add(a.id);
+        if (touchedTCs === null) (touchedTCs = this.scratchTCs).length = 0;
+        touchedTCs.push(a.id);
       }
     }
     // The mirror's tool calls by position, new ones at the end: what stood
@@ -172,13 +151,15 @@ class OfficialView {
         if (sameOuts(o, prev)) continue;
         if (o.length !== prev.length) return undefined;
       }
-      (touched ??= []).push(i, o);
+      if (touched === null) (touched = this.scratch).length = 0;
+      touched.push(i, o);
     }
     this.srcMessages = msgs;
     this.srcToolCalls = tcs;
     if (touched === null) return false;
     this.starts ??= startsOf(this.outs);
-    const outs = this.outs.slice();
+    // outs is the view's own (no one else holds it): patched in place.
+    const outs = this.outs === EMPTY ? [] : this.outs;
     const out = this.messages.slice();
     for (let t = 0; t < touched.length; t += 2) {
       const i = touched[t], o = touched[t + 1];
@@ -210,14 +191,15 @@ class OfficialView {
     }
     if (this.tcMsgAt !== null) {
       const before = x?.toolCalls ?? EMPTY, after = y.toolCalls ?? EMPTY;
-      if (before === after) return;
-      for (const t of before) {
-        if (this.tcMsgAt.get(t.id) === p && !after.some((u) => u.id === t.id)) {
+      if (before === after || sameIds(before, after)) return; // a tool call's new arguments: the ids stay
+      for (let k = 0; k < before.length; k++) {
+        const id = before[k].id;
+        if (this.tcMsgAt.get(id) === p && !hasId(after, id)) {
           this.tcMsgAt = null;
           return;
         }
       }
-      for (const t of after) if (!(this.tcMsgAt.get(t.id) < p)) this.tcMsgAt.set(t.id, p);
+      for (let k = 0; k < after.length; k++) if (!(this.tcMsgAt.get(after[k].id) < p)) this.tcMsgAt.set(after[k].id, p);
     }
   }
 
@@ -240,7 +222,10 @@ class OfficialView {
       });
     }
     const p = this.tcMsgAt.get(id);
-    return p === undefined ? undefined : this.messages[p].toolCalls.find((t) => t.id === id);
+    if (p === undefined) return undefined;
+    const tcs = this.messages[p].toolCalls;
+    for (let i = 0; i < tcs.length; i++) if (tcs[i].id === id) return tcs[i];
+    return undefined;
   }
 
   /** The first mirror tool call with that id in tcs: srcToolCalls, or one that holds the same ids at the same positions and maybe more after. */
@@ -259,47 +244,32 @@ class OfficialView {
    * ids of srcToolCalls at the same positions (#patch checked it).
    */
   #context(st, positional = false) {
-    const view = this;
-    const prevMessages = this.messages;
-    return {
-      sameTCs: st.toolCalls === this.srcToolCalls,
-      prevSrc: this.srcMessages ?? EMPTY,
-      prevOuts: this.outs,
-      byId: null,
-      tcOf(id) {
-        // The mirror keeps its tool calls' positions (see #patch): the last
-        // build's positions serve while the ids stay in place.
-        if (this.sameTCs || positional) return view.srcToolCallOf(id, st.toolCalls);
-        if (this.byId === null) {
-          this.byId = new Map();
-          for (const t of st.toolCalls) if (!this.byId.has(t.id)) this.byId.set(t.id, t);
-        }
-        return this.byId.get(id);
-      },
-      // The official object a rebuilt message had: from the same index's last
-      // build when there is one, else the first with its id in the last build.
-      prevOf(id, near) {
-        if (near !== undefined) for (const x of near) if (x.id === id) return x;
-        return view.messages === prevMessages ? view.messageOf(id) : undefined;
-      },
-    };
+    return this.ctx.reset(st, positional); // one per view: an update is never re-entered
   }
 
   /** The official messages of mirror message m at index i: remembered, or built with the last build's objects kept where equal. */
   #outOf(ctx, i, m) {
     const ids = m.toolCallIds ?? EMPTY;
     const entry = this.cache.get(m);
-    if (entry !== undefined && entry.tcs.length === ids.length && entry.tcs.every((t, j) => t === ctx.tcOf(ids[j]))) return entry.out;
-    const tcs = ids.map((id) => ctx.tcOf(id));
+    if (entry !== undefined && entry.tcs.length === ids.length && ctx.holds(entry.tcs, ids)) return entry.out;
+    const tcs = new Array(ids.length);
+    let running = false;
+    for (let j = 0; j < ids.length; j++) {
+      const t = (tcs[j] = ctx.tcOf(ids[j]));
+      if (t !== undefined && t.status === 'running') running = true;
+    }
     const near = m.id === ctx.prevSrc[i]?.id ? (ctx.prevOuts[i] ?? this.staleOuts?.get(i)) : undefined;
-    const o = this.build(m, tcs).map((x) => {
+    const o = this.build(m, tcs);
+    for (let k = 0; k < o.length; k++) {
+      const x = o[k];
       const prev = ctx.prevOf(x.id, near);
-      return prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
-    });
-    // A streaming message is replaced by the next token: remembering it
-    // would only feed the WeakMap (the rebuild finds its official objects
+      o[k] = prev !== undefined && sameShallow(prev, x) ? prev : freeze(x);
+    }
+    // A streaming message is replaced by the next token, and one holding a
+    // streaming tool call is rebuilt by the next delta: remembering them
+    // would only feed the WeakMap (the rebuild finds their official objects
     // by index).
-    if (m.streaming !== true) this.cache.set(m, { tcs, out: o });
+    if (m.streaming !== true && !running) this.cache.set(m, { tcs, out: o });
     return o;
   }
 
@@ -354,7 +324,11 @@ class OfficialView {
         const o = { id: m.id, role: 'assistant' };
         if (hasContent) o.content = m.content;
         if (m.name !== undefined) o.name = m.name;
-        if (m.toolCallIds !== undefined) o.toolCalls = tcs.filter((t) => t !== undefined).map((t) => this.officialTC(t));
+        if (m.toolCallIds !== undefined) {
+          const list = [];
+          for (let j = 0; j < tcs.length; j++) if (tcs[j] !== undefined) list.push(this.officialTC(tcs[j]));
+          o.toolCalls = list;
+        }
         res.push(common(o, m));
         return res;
       }

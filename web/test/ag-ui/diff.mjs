@@ -68,10 +68,10 @@ function snap(params) {
 }
 
 /** A subscriber implementing every hook, each recording its call. */
-export function recorder(log, label = '') {
+export function recorder(log, label = '', only = null) {
   return new Proxy({}, {
     get(_, name) {
-      if (typeof name !== 'string' || !name.startsWith('on')) return undefined;
+      if (typeof name !== 'string' || !name.startsWith('on') || (only !== null && !only.includes(name))) return undefined;
       return (params) => { log.push([label + name, snap(params)]); };
     },
   });
@@ -81,10 +81,10 @@ export function recorder(log, label = '') {
  * Runs each run of a stream through a fresh agent (make(url) → agent), with
  * `subscribers` recording subscribers; resolves to what was observed.
  */
-export async function observe(make, server, key, runs, { subscribers = 1, threadId = 'thread-1' } = {}) {
+export async function observe(make, server, key, runs, { subscribers = 1, threadId = 'thread-1', hooks = null } = {}) {
   const log = [];
   const agent = make({ url: server.url(key, 0), threadId });
-  for (let i = 0; i < subscribers; i++) agent.subscribe(recorder(log, i === 0 ? '' : `${i}:`));
+  for (let i = 0; i < subscribers; i++) agent.subscribe(recorder(log, i === 0 ? '' : `${i}:`, hooks));
   const results = [];
   for (let i = 0; i < runs.length; i++) {
     agent.url = server.url(key, i);
