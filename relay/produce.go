@@ -74,6 +74,7 @@ type producer struct {
 	readers  atomic.Int32
 	lastID   string              // the SSE id of the upstream's last event
 	resuming bool                // the upstream's answer was cut: asking for the rest
+	runID    string              // the runId of the run's RUN_STARTED (a resumed answer must not start another)
 	tr       *dialect.Translator // one per run, kept with it
 	fin      *end                // set when the run must end
 	gone     bool                // the store lost the run, or someone else ended it
@@ -304,11 +305,26 @@ func (p *producer) frame(data []byte) {
 		return
 	}
 	var head struct {
-		Type string `json:"type"`
+		Type  string `json:"type"`
+		RunID string `json:"runId"`
 	}
 	if json.Unmarshal(data, &head) != nil || head.Type == "" {
 		p.s.cfg.Logf("run %s: upstream event without a type, dropped", p.run.Key)
 		return
+	}
+	if head.Type == "RUN_STARTED" {
+		// An agent that answers a resume with another run (it minted a
+		// new one rather than resuming) would leave one partial answer
+		// per attempt in the thread: the run ends as cut instead. The
+		// same run sent again from its start is rewound by the reducer's
+		// replay rules.
+		if p.runID != "" && head.RunID != p.runID && p.resuming {
+			p.fin = relayEnd(CodeUpstreamCut, "the agent's stream was cut, and it answered the resume with another run")
+			return
+		}
+		if p.runID == "" {
+			p.runID = head.RunID
+		}
 	}
 	if p.bytes+int64(len(data)) > p.s.cfg.MaxRunBytes {
 		p.fin = relayEnd(CodeRunTooLarge, "the run passed "+strconv.FormatInt(p.s.cfg.MaxRunBytes, 10)+" bytes")
