@@ -78,6 +78,11 @@ type producer struct {
 	tr       *dialect.Translator // one per run, kept with it
 	fin      *end                // set when the run must end
 	gone     bool                // the store lost the run, or someone else ended it
+	// sinceID counts the upstream events read after the one that set
+	// lastID (events without an id field of their own): a resume from
+	// lastID sends them again, and skip drops that many at the start of
+	// the resumed answer.
+	sinceID, skip int
 }
 
 // newProducer is the producer of a new run, known to this instance's
@@ -190,6 +195,7 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 			}
 			hdr.Set("Last-Event-ID", p.lastID)
 			p.resuming = true
+			p.skip = p.sinceID
 			s.cfg.Logf("run %s: upstream answer cut; resuming after %s", p.run.Key, quoteShort(p.lastID))
 		}
 		err := p.request(body, hdr)
@@ -277,8 +283,18 @@ func (p *producer) event(e sse.Event) {
 	if p.fin != nil || p.gone {
 		return
 	}
-	if e.ID != "" {
-		p.lastID = e.ID
+	switch {
+	case e.HasID:
+		// The event sets the cursor: the upstream resends what follows.
+		p.lastID, p.sinceID, p.skip = e.ID, 0, 0
+	case e.ID != "" && e.ID != p.lastID:
+		// An id-only frame set the cursor before this event.
+		p.lastID, p.sinceID, p.skip = e.ID, 1, 0
+	case p.skip > 0:
+		p.skip-- // resent after the cursor: this run has it already
+		return
+	default:
+		p.sinceID++
 	}
 	if p.tr != nil {
 		// What canonical AG-UI has no event for is stored as an

@@ -3,6 +3,7 @@ package relay
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -54,5 +55,55 @@ func TestUpstreamResumeAnsweredWithAnotherRun(t *testing.T) {
 	v, _, body := loadThread(t, rs.URL, "t1", map[string]string{threadKeyHeader: key})
 	if len(v.Messages) != 2 || strings.Contains(body, "part of r2") {
 		t.Fatalf("thread: %s", body)
+	}
+}
+
+// sparseIDAgent puts an SSE id on every other event only, and cuts its
+// first answer mid-frame; a resume goes on after the event that set the id.
+type sparseIDAgent struct{ requests atomic.Int32 }
+
+func (a *sparseIDAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := a.requests.Add(1)
+	w.Header().Set("Content-Type", "text/event-stream")
+	evs := []string{`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`}
+	for _, c := range "ABCDEFGH" {
+		evs = append(evs, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"`+string(c)+`"}`)
+	}
+	evs = append(evs, `{"type":"TEXT_MESSAGE_END","messageId":"m"}`, `{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`)
+	from := 0
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		k, _ := strconv.Atoi(strings.TrimPrefix(id, "e"))
+		from = k + 1
+	}
+	for i := from; i < len(evs); i++ {
+		if n == 1 && i == 8 {
+			w.Write([]byte("data: {\"type\":"))
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		}
+		if i%2 == 0 {
+			fmt.Fprintf(w, "id: e%d\n", i)
+		}
+		fmt.Fprintf(w, "data: %s\n\n", evs[i])
+	}
+}
+
+// TestUpstreamResumeSparseIDs: an agent that puts an SSE id on some events
+// only resends, on a resume, the events after the one with the id; those
+// the relay read before the cut are not stored twice ("ABCDEFFGH").
+func TestUpstreamResumeSparseIDs(t *testing.T) {
+	a := &sparseIDAgent{}
+	up := newUpstream(t, a)
+	_, rs := newRelay(t, up.URL, nil, nil)
+	resp := post(t, rs.URL, runInput("t1", "r1", "hello"), nil)
+	fs := readFrames(resp.Body, nil)
+	resp.Body.Close()
+	msgs, _ := foldFrames(fs)
+	if n := a.requests.Load(); n != 2 {
+		t.Fatalf("%d upstream requests, want 2", n)
+	}
+	if !strings.Contains(msgs, `"content":"ABCDEFGH"`) || eventType(fs[len(fs)-1].Data) != "RUN_FINISHED" {
+		t.Fatalf("folded %s, last frame %s", msgs, fs[len(fs)-1].Data)
 	}
 }
