@@ -300,8 +300,15 @@ func (p *producer) event(e sse.Event) {
 		// What canonical AG-UI has no event for is stored as an
 		// amendment record and sent as its frame (dialect.AmendFrame),
 		// which a client that detects the dialect folds.
-		diags := p.tr.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) { p.frame(bytes.Clone(ev)) },
-			func(a []byte) { p.store(dialect.AppendAmendRecord(nil, a)) })
+		diags := p.tr.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) {
+			if ev = oneLine(ev); ev != nil {
+				p.frame(ev)
+			}
+		}, func(a []byte) {
+			if a = oneLine(a); a != nil {
+				p.store(dialect.AppendAmendRecord(nil, a))
+			}
+		})
 		for _, d := range diags {
 			p.s.cfg.Logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
 		}
@@ -313,6 +320,22 @@ func (p *producer) event(e sse.Event) {
 		return
 	}
 	p.frame(b.Bytes())
+}
+
+// oneLine is a copy of a translated event's (or amendment's) JSON text on
+// one line: a translator passes a canonical event on as it came, and an
+// upstream's event whose data spans several lines ("data: {" then
+// "data: ...}") has line breaks between its tokens, which would end the
+// data field of the frame it is sent in. nil when it is not JSON.
+func oneLine(b []byte) []byte {
+	if !bytes.ContainsAny(b, "\r\n") {
+		return bytes.Clone(b)
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, b) != nil {
+		return nil
+	}
+	return c.Bytes()
 }
 
 // frame stores one canonical event; a terminal one ends the run.

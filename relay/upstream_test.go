@@ -107,3 +107,36 @@ func TestUpstreamResumeSparseIDs(t *testing.T) {
 		t.Fatalf("folded %s, last frame %s", msgs, fs[len(fs)-1].Data)
 	}
 }
+
+// TestUpstreamMultilineData: an agent's event whose data spans several
+// lines (valid SSE: the lines are joined with line breaks, valid JSON
+// whitespace) is sent to the client on one data line, whatever the
+// dialect: a line break in a frame's data would cut the event short.
+func TestUpstreamMultilineData(t *testing.T) {
+	for _, d := range []string{"", "auto", "tanstack"} {
+		t.Run(d, func(t *testing.T) {
+			up := newUpstream(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				fmt.Fprint(w, "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
+				fmt.Fprint(w, "data: {\"type\":\"TEXT_MESSAGE_START\",\ndata:  \"messageId\":\"m\",\r\ndata: \"role\":\"assistant\"}\n\n")
+				fmt.Fprint(w, "data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\"}\n\n")
+				fmt.Fprint(w, "data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n")
+				fmt.Fprint(w, "data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n")
+			}))
+			_, rs := newRelay(t, up.URL, nil, func(c *Config) { c.UpstreamDialect = d })
+			resp := post(t, rs.URL, runInput("t1", "r1", "hi"), nil)
+			fs := readFrames(resp.Body, nil)
+			resp.Body.Close()
+			var types []string
+			for _, f := range fs {
+				types = append(types, eventType(f.Data))
+			}
+			if got := strings.Join(types, " "); got != "RUN_STARTED TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END RUN_FINISHED" {
+				t.Fatalf("frames: %s", got)
+			}
+			if msgs, _ := foldFrames(fs); !strings.Contains(msgs, `"content":"hi"`) {
+				t.Fatalf("folded %s", msgs)
+			}
+		})
+	}
+}
