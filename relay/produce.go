@@ -255,6 +255,11 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 		idle.Reset(s.cfg.UpstreamIdle)
 		if n > 0 {
 			parser.FeedEach(buf[:n], p.event, onErr)
+			if id := parser.LastEventID(); id != "" && id != p.lastID && p.fin == nil {
+				// An id-only frame ("id: x" and a blank line) moved the
+				// cursor after the last event.
+				p.lastID, p.sinceID, p.skip = id, 0, 0
+			}
 		}
 		if p.fin != nil || p.gone {
 			return nil

@@ -58,9 +58,15 @@ func TestUpstreamResumeAnsweredWithAnotherRun(t *testing.T) {
 	}
 }
 
-// sparseIDAgent puts an SSE id on every other event only, and cuts its
-// first answer mid-frame; a resume goes on after the event that set the id.
-type sparseIDAgent struct{ requests atomic.Int32 }
+// sparseIDAgent puts an SSE id on every other event only (or, with
+// idOnly, sends it as a frame of its own after the event), and cuts its
+// first answer mid-frame before event cut; a resume goes on after the
+// event the id names.
+type sparseIDAgent struct {
+	cut      int
+	idOnly   bool
+	requests atomic.Int32
+}
 
 func (a *sparseIDAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := a.requests.Add(1)
@@ -77,34 +83,43 @@ func (a *sparseIDAgent) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		from = k + 1
 	}
 	for i := from; i < len(evs); i++ {
-		if n == 1 && i == 8 {
+		if n == 1 && i == a.cut {
 			w.Write([]byte("data: {\"type\":"))
 			w.(http.Flusher).Flush()
 			panic(http.ErrAbortHandler)
 		}
-		if i%2 == 0 {
-			fmt.Fprintf(w, "id: e%d\n", i)
+		switch {
+		case i%2 == 0 && a.idOnly:
+			fmt.Fprintf(w, "data: %s\n\nid: e%d\n\n", evs[i], i)
+		case i%2 == 0:
+			fmt.Fprintf(w, "id: e%d\ndata: %s\n\n", i, evs[i])
+		default:
+			fmt.Fprintf(w, "data: %s\n\n", evs[i])
 		}
-		fmt.Fprintf(w, "data: %s\n\n", evs[i])
 	}
 }
 
 // TestUpstreamResumeSparseIDs: an agent that puts an SSE id on some events
-// only resends, on a resume, the events after the one with the id; those
-// the relay read before the cut are not stored twice ("ABCDEFFGH").
+// only resends, on a resume, the events after the one the id names; those
+// the relay read before the cut are not stored twice ("ABCDEFFGH"), wherever
+// the cut, and whether the id comes with an event or in a frame of its own.
 func TestUpstreamResumeSparseIDs(t *testing.T) {
-	a := &sparseIDAgent{}
-	up := newUpstream(t, a)
-	_, rs := newRelay(t, up.URL, nil, nil)
-	resp := post(t, rs.URL, runInput("t1", "r1", "hello"), nil)
-	fs := readFrames(resp.Body, nil)
-	resp.Body.Close()
-	msgs, _ := foldFrames(fs)
-	if n := a.requests.Load(); n != 2 {
-		t.Fatalf("%d upstream requests, want 2", n)
-	}
-	if !strings.Contains(msgs, `"content":"ABCDEFGH"`) || eventType(fs[len(fs)-1].Data) != "RUN_FINISHED" {
-		t.Fatalf("folded %s, last frame %s", msgs, fs[len(fs)-1].Data)
+	for _, idOnly := range []bool{false, true} {
+		for cut := 1; cut < 12; cut++ {
+			a := &sparseIDAgent{cut: cut, idOnly: idOnly}
+			up := newUpstream(t, a)
+			_, rs := newRelay(t, up.URL, nil, nil)
+			resp := post(t, rs.URL, runInput("t1", "r1", "hello"), nil)
+			fs := readFrames(resp.Body, nil)
+			resp.Body.Close()
+			msgs, _ := foldFrames(fs)
+			if n := a.requests.Load(); n != 2 {
+				t.Fatalf("cut %d, id-only %v: %d upstream requests, want 2", cut, idOnly, n)
+			}
+			if !strings.Contains(msgs, `"content":"ABCDEFGH"`) || eventType(fs[len(fs)-1].Data) != "RUN_FINISHED" || len(fs) != 12 {
+				t.Fatalf("cut %d, id-only %v: %d frames, folded %s, last frame %s", cut, idOnly, len(fs), msgs, fs[len(fs)-1].Data)
+			}
+		}
 	}
 }
 
