@@ -27,7 +27,15 @@ func ParseHosts(list []string) (Hosts, error) {
 		if h, _, err := net.SplitHostPort(n); err == nil {
 			n = h
 		}
-		p[strings.TrimSuffix(n, ".")] = true
+		n = strings.TrimSuffix(n, ".")
+		// A pattern that could never match a Host is a mistake to report,
+		// not a name to keep: "*" (any host is not an option: that is
+		// what DNS rebinding needs), "*example.com", "a.*.b", "a..b".
+		name := strings.TrimPrefix(n, "*.")
+		if name == "" || strings.Contains(name, "*") || strings.HasPrefix(name, ".") || strings.Contains(name, "..") {
+			return nil, errors.New("allowed host " + strconv.Quote(n) + " is not a host name (or *.name for its subdomains)")
+		}
+		p[n] = true
 	}
 	return p, nil
 }

@@ -41,8 +41,10 @@ func TestHosts(t *testing.T) {
 		assert.Equal(t, c.def, def.Allows(c.host), "default allows %q", c.host)
 		assert.Equal(t, c.ext, ext.Allows(c.host), "the list allows %q", c.host)
 	}
-	_, err = ParseHosts([]string{"http://x/"})
-	assert.Error(t, err)
+	for _, bad := range []string{"http://x/", "*", "*.", "*example.com", "a.*.b", "*.*.b", "a..b", ".b"} {
+		_, err = ParseHosts([]string{bad})
+		assert.Error(t, err, "a host pattern that never matches is refused: %q", bad)
+	}
 }
 
 func TestOrigins(t *testing.T) {

@@ -157,3 +157,40 @@ func TestMaxThreads(t *testing.T) {
 		t.Fatalf("%d threads kept, want 3", kept)
 	}
 }
+
+// TestKeylessAccess: a keyless run's event id is its credential, and only
+// its own: another client's thread key (one the relay handed it for its own
+// keyless run) with that id resumes nothing, and reads nothing of the
+// first client's thread; the first client's handed-out key reads its
+// thread, and resumes its run.
+func TestKeylessAccess(t *testing.T) {
+	up := newUpstream(t, &fakeAgent{n: 5})
+	_, rs := newRelay(t, up.URL, nil, func(c *Config) { c.KeylessRuns = true })
+	run := func(thread string) (key string, fs []frame) {
+		resp := post(t, rs.URL, runInput(thread, "r1", "hello"), nil)
+		defer resp.Body.Close()
+		return resp.Header.Get(threadKeyHeader), readFrames(resp.Body, nil)
+	}
+	keyA, framesA := run("shared")
+	keyB, _ := run("shared")
+	if keyA == keyB || len(framesA) != 10 {
+		t.Fatalf("keys %q %q, %d frames", keyA, keyB, len(framesA))
+	}
+	resp := post(t, rs.URL, `{}`, map[string]string{threadKeyHeader: keyB, "Last-Event-ID": framesA[2].ID})
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 410 || !strings.Contains(string(b), "resume_unavailable") {
+		t.Fatalf("B resumes A's run with B's key: %d %s", resp.StatusCode, b)
+	}
+	vb, st, _ := loadThread(t, rs.URL, "shared", map[string]string{threadKeyHeader: keyB})
+	va, sa, _ := loadThread(t, rs.URL, "shared", map[string]string{threadKeyHeader: keyA})
+	if st != 200 || sa != 200 || len(vb.Messages) != 2 || len(va.Messages) != 2 {
+		t.Fatalf("each its own thread: %d %d", st, sa)
+	}
+	resp = post(t, rs.URL, `{}`, map[string]string{threadKeyHeader: keyA, "Last-Event-ID": framesA[2].ID})
+	rest := readFrames(resp.Body, nil)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(rest) != 7 {
+		t.Fatalf("A resumes with its key: %d, %d frames", resp.StatusCode, len(rest))
+	}
+}

@@ -74,9 +74,15 @@ type producer struct {
 	readers  atomic.Int32
 	lastID   string              // the SSE id of the upstream's last event
 	resuming bool                // the upstream's answer was cut: asking for the rest
+	runID    string              // the runId of the run's RUN_STARTED (a resumed answer must not start another)
 	tr       *dialect.Translator // one per run, kept with it
 	fin      *end                // set when the run must end
 	gone     bool                // the store lost the run, or someone else ended it
+	// sinceID counts the upstream events read after the one that set
+	// lastID (events without an id field of their own): a resume from
+	// lastID sends them again, and skip drops that many at the start of
+	// the resumed answer.
+	sinceID, skip int
 }
 
 // newProducer is the producer of a new run, known to this instance's
@@ -189,6 +195,7 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 			}
 			hdr.Set("Last-Event-ID", p.lastID)
 			p.resuming = true
+			p.skip = p.sinceID
 			s.cfg.Logf("run %s: upstream answer cut; resuming after %s", p.run.Key, quoteShort(p.lastID))
 		}
 		err := p.request(body, hdr)
@@ -248,6 +255,11 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 		idle.Reset(s.cfg.UpstreamIdle)
 		if n > 0 {
 			parser.FeedEach(buf[:n], p.event, onErr)
+			if id := parser.LastEventID(); id != "" && id != p.lastID && p.fin == nil {
+				// An id-only frame ("id: x" and a blank line) moved the
+				// cursor after the last event.
+				p.lastID, p.sinceID, p.skip = id, 0, 0
+			}
 		}
 		if p.fin != nil || p.gone {
 			return nil
@@ -276,15 +288,32 @@ func (p *producer) event(e sse.Event) {
 	if p.fin != nil || p.gone {
 		return
 	}
-	if e.ID != "" {
-		p.lastID = e.ID
+	switch {
+	case e.HasID:
+		// The event sets the cursor: the upstream resends what follows.
+		p.lastID, p.sinceID, p.skip = e.ID, 0, 0
+	case e.ID != "" && e.ID != p.lastID:
+		// An id-only frame set the cursor before this event.
+		p.lastID, p.sinceID, p.skip = e.ID, 1, 0
+	case p.skip > 0:
+		p.skip-- // resent after the cursor: this run has it already
+		return
+	default:
+		p.sinceID++
 	}
 	if p.tr != nil {
 		// What canonical AG-UI has no event for is stored as an
 		// amendment record and sent as its frame (dialect.AmendFrame),
 		// which a client that detects the dialect folds.
-		diags := p.tr.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) { p.frame(bytes.Clone(ev)) },
-			func(a []byte) { p.store(dialect.AppendAmendRecord(nil, a)) })
+		diags := p.tr.TranslateTo(e.Type, []byte(e.Data), func(ev []byte) {
+			if ev = oneLine(ev); ev != nil {
+				p.frame(ev)
+			}
+		}, func(a []byte) {
+			if a = oneLine(a); a != nil {
+				p.store(dialect.AppendAmendRecord(nil, a))
+			}
+		})
 		for _, d := range diags {
 			p.s.cfg.Logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
 		}
@@ -298,17 +327,48 @@ func (p *producer) event(e sse.Event) {
 	p.frame(b.Bytes())
 }
 
+// oneLine is a copy of a translated event's (or amendment's) JSON text on
+// one line: a translator passes a canonical event on as it came, and an
+// upstream's event whose data spans several lines ("data: {" then
+// "data: ...}") has line breaks between its tokens, which would end the
+// data field of the frame it is sent in. nil when it is not JSON.
+func oneLine(b []byte) []byte {
+	if !bytes.ContainsAny(b, "\r\n") {
+		return bytes.Clone(b)
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, b) != nil {
+		return nil
+	}
+	return c.Bytes()
+}
+
 // frame stores one canonical event; a terminal one ends the run.
 func (p *producer) frame(data []byte) {
 	if p.fin != nil || p.gone {
 		return
 	}
 	var head struct {
-		Type string `json:"type"`
+		Type  string `json:"type"`
+		RunID string `json:"runId"`
 	}
 	if json.Unmarshal(data, &head) != nil || head.Type == "" {
 		p.s.cfg.Logf("run %s: upstream event without a type, dropped", p.run.Key)
 		return
+	}
+	if head.Type == "RUN_STARTED" {
+		// An agent that answers a resume with another run (it minted a
+		// new one rather than resuming) would leave one partial answer
+		// per attempt in the thread: the run ends as cut instead. The
+		// same run sent again from its start is rewound by the reducer's
+		// replay rules.
+		if p.runID != "" && head.RunID != p.runID && p.resuming {
+			p.fin = relayEnd(CodeUpstreamCut, "the agent's stream was cut, and it answered the resume with another run")
+			return
+		}
+		if p.runID == "" {
+			p.runID = head.RunID
+		}
 	}
 	if p.bytes+int64(len(data)) > p.s.cfg.MaxRunBytes {
 		p.fin = relayEnd(CodeRunTooLarge, "the run passed "+strconv.FormatInt(p.s.cfg.MaxRunBytes, 10)+" bytes")

@@ -15,6 +15,12 @@ import (
 // readBatch is the most frames one store read returns.
 const readBatch = 256
 
+// streamChunk bounds what a stream formats before writing it: frames are
+// written in pieces of about that size, and a larger frame as the store
+// holds it, so that a stream holds a constant besides the store's frames
+// however long the run it resumes (and however slowly its client reads).
+const streamChunk = 64 << 10
+
 // stream answers with the frames of run key after seq after, as
 // text/event-stream, each with its id, live until the run's end. prelude
 // (frames without ids) goes first. Any instance can stream any run: it
@@ -81,7 +87,21 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 		failing = time.Time{}
 		buf = buf[:0]
 		for _, f := range frames {
-			buf = sseFrame(buf, key, f.Seq, f.Data)
+			if len(f.Data) > streamChunk {
+				if len(buf) > 0 && !write(buf) {
+					return
+				}
+				buf = sseFrameHead(buf[:0], key, f.Seq, f.Data)
+				if !write(buf) || !write(f.Data) || !write(frameEnd) {
+					return
+				}
+				buf = buf[:0]
+			} else if buf = sseFrame(buf, key, f.Seq, f.Data); len(buf) >= streamChunk {
+				if !write(buf) {
+					return
+				}
+				buf = buf[:0]
+			}
 			after = f.Seq
 		}
 		if len(buf) > 0 && !write(buf) {
@@ -104,6 +124,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 
 // sseFrame appends one frame: its id (when key is set) and its data.
 func sseFrame(b []byte, key string, seq int64, data []byte) []byte {
+	b = sseFrameHead(b, key, seq, data)
+	b = append(b, data...)
+	return append(b, frameEnd...)
+}
+
+// frameEnd ends a frame.
+var frameEnd = []byte("\n\n")
+
+// sseFrameHead appends what goes before a frame's data: its id (when key
+// is set) and the data field's name (an amendment record is a frame of
+// its own).
+func sseFrameHead(b []byte, key string, seq int64, data []byte) []byte {
 	if key != "" {
 		b = append(b, "id: "...)
 		b = append(b, key...)
@@ -114,8 +146,7 @@ func sseFrame(b []byte, key string, seq int64, data []byte) []byte {
 	if _, ok := dialect.AmendRecord(data); !ok {
 		b = append(b, "data: "...)
 	}
-	b = append(b, data...)
-	return append(b, "\n\n"...)
+	return b
 }
 
 // reap ends a run whose producer's lease expired with a RUN_ERROR

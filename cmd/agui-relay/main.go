@@ -46,7 +46,7 @@ func main() {
 	keyless := flag.Bool("keyless-runs", false, "serve a POST /agent without a thread key (a client that keeps none) as a thread of its own, resumable by its event ids alone; without -auth-header only")
 	retention := flag.Duration("retention", relay.DefaultRetention, "threads not used for that long are deleted (0: never)")
 	runTTL := flag.Duration("run-ttl", relay.DefaultRunTTL, "a finished run stays resumable that long, then lives on in its thread's snapshot")
-	grace := flag.Duration("grace", relay.DefaultGrace, "a run no client reads goes on that long, waiting for one to resume it")
+	grace := flag.Duration("grace", relay.DefaultGrace, "a run no client reads goes on that long, waiting for one to resume it (0: stopped as soon as its last client leaves)")
 	lease := flag.Duration("lease", relay.DefaultLease, "a producing instance silent that long is lost: its run ends with RUN_ERROR relay_producer_lost")
 	upIdle := flag.Duration("upstream-idle", relay.DefaultUpstreamIdle, "an agent silent that long has stalled: its run ends with RUN_ERROR relay_upstream_stalled")
 	runTimeout := flag.Duration("run-timeout", relay.DefaultRunTimeout, "the longest run")
@@ -68,6 +68,9 @@ func main() {
 	}
 	if *retention == 0 {
 		*retention = -1
+	}
+	if *grace == 0 {
+		*grace = -1 // Config's zero is the default; the flag's, no grace (as the demo's -resume-grace)
 	}
 	var secret []byte
 	if *secretFile != "" {

@@ -444,3 +444,32 @@ func TestRedisRestartWithoutPersistence(t *testing.T) {
 	}
 	t.Logf("%d frames, then %s", len(got)-1, typeOf(last.Data))
 }
+
+// TestGraceZero: -grace 0 means no grace, as -resume-grace 0 does for the
+// demo server: a run is stopped as soon as its last client leaves, and a
+// resume then gets the rest and relay_run_abandoned (not the run going on
+// for the default 30 s).
+func TestGraceZero(t *testing.T) {
+	demo := startDemo(t, "1")
+	a := startRelay(t, demo.URL, "memory:", "-grace", "0")
+	c := newClient(t)
+	got, _ := read(t, c.do("POST", a.URL+"/agent", input, nil), 3, 30*time.Second)
+	var body []byte
+	for range 300 { // bounded: the run ends at once, or when the scenario does
+		resp := c.do("GET", a.URL+"/threads/t1", "", nil)
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), `"run":null`) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	rest, _ := read(t, c.do("POST", a.URL+"/agent", "{}", map[string]string{"Last-Event-ID": got[len(got)-1].ID}), -1, 30*time.Second)
+	if len(rest) == 0 || typeOf(rest[len(rest)-1].Data) != "RUN_ERROR:relay_run_abandoned" {
+		last := "nothing"
+		if len(rest) > 0 {
+			last = rest[len(rest)-1].Data
+		}
+		t.Fatalf("the rest of a run its client left, with -grace 0: %d frames, the last %s", len(rest), last)
+	}
+}
