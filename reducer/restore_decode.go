@@ -66,15 +66,17 @@ func (d *snapDecoder) string(raw []byte) string {
 // bytes decodes the JSON string raw, a span of d.data, into a slice whose
 // capacity is its length.
 func (d *snapDecoder) bytes(raw []byte) []byte {
-	if !plain(raw) {
-		b, _ := jsontree.AppendUnquoted(nil, raw)
-		return b
-	}
 	if d.buf == nil {
 		d.buf = bytes.Clone(d.data)
 	}
 	o := d.off(raw)
-	return d.buf[o+1 : o+len(raw)-1 : o+len(raw)-1]
+	b := d.buf[o+1 : o+len(raw)-1 : o+len(raw)-1]
+	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+		return b
+	}
+	// Decoded in place, over its own copy: escapes only shrink, so the
+	// text fits where its JSON was.
+	return decodeInPlace(b, raw)
 }
 
 // optStr is fields.optStr on a raw member: absent or null is ("", false), a
@@ -128,12 +130,7 @@ func (r *Reducer) loadFast(data []byte) bool {
 	}
 	// The messages' bounds in msgs, as offsets: a slice without pointers
 	// grows by plain copies and costs the collector nothing.
-	var spans [][2]int
-	_ = jsontree.ScanArray(msgs, restoreOptions, func(elem []byte) error {
-		o := cap(msgs) - cap(elem)
-		spans = append(spans, [2]int{o, o + len(elem)})
-		return nil
-	})
+	spans := elemSpans(msgs, nil)
 	if len(spans) == 0 {
 		return true
 	}
@@ -183,45 +180,15 @@ func (d *snapDecoder) message(m *Message, raw []byte) bool {
 		return false
 	}
 	var f [smCount][]byte // raw members; nil when absent
-	_ = jsontree.ScanObject(raw, restoreOptions, func(key, value []byte) error {
-		i := -1
-		switch string(key) {
-		case "id":
-			i = smID
-		case "role":
-			i = smRole
-		case "content":
-			i = smContent
-		case "name":
-			i = smName
-		case "subagentRunId":
-			i = smSubagentRunID
-		case "reasoning":
-			i = smReasoning
-		case "reasoningDurationMs":
-			i = smReasoningDuration
-		case "citations":
-			i = smCitations
-		case "toolCallIds":
-			i = smToolCallIDs
-		case "toolCallId":
-			i = smToolCallID
-		case "error":
-			i = smError
-		case "activityType":
-			i = smActivityType
-		case "encryptedValue":
-			i = smEncryptedValue
-		case "metadata":
-			i = smMetadata
-		case "streaming":
-			i = smStreaming
-		}
-		if i >= 0 {
-			f[i] = value // a repeated key: the last value, as Parse
-		}
-		return nil
-	})
+	if !messageMembers(raw, &f) {
+		f = [smCount][]byte{}
+		_ = jsontree.ScanObject(raw, restoreOptions, func(key, value []byte) error {
+			if i := memberIndex(key); i >= 0 {
+				f[i] = value // a repeated key: the last value, as Parse
+			}
+			return nil
+		})
+	}
 	var ok bool
 	if m.ID, ok = d.reqStr(f[smID]); !ok {
 		return false

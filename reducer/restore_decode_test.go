@@ -64,6 +64,11 @@ func restoreSeeds(t testing.TB) [][]byte {
 		[]byte(`{"messages":[{"id":"m1","role":"user","content":"a","toolCallIds":["x",1]}]}`),
 		[]byte(`{"status":"bogus","messages":[{"id":"m1","role":"user","content":"a"}]}`),
 		[]byte("{\"messages\":[{\"id\":\"m\xff1\",\"role\":\"user\",\"content\":\"\xe2\x82 \\n\"}]} "),
+		// What the trusted walk meets: whitespace everywhere, keys with
+		// escapes, strings ending in backslashes or holding brackets and
+		// quotes, one-letter escapes next to \u ones, nested values.
+		[]byte(" { \"messages\" : [ { \"id\" : \"m1\" , \"role\":\"user\" ,\"content\" : \"a\\\\\" , \"streaming\" : true } ,\n\t{\"id\":\"m2\",\"r\\u006fle\":\"assistant\",\"con\\u0074ent\":\"b\\\"]}\\n\\t\\u00e9\\/\"} , {\"id\":\"m3\",\"role\":\"user\",\"metadata\":{\"a\":[\"]}\\\\\",{\"b\":\"\\\"\"}]} ,\"content\":\"x\\r\\b\\f\\\\\\\"\",\"reasoningDurationMs\" : 1.5e2 } ] , \"status\" : \"idle\" } "),
+		[]byte(`{"messages":[{"id":"m1","role":"user","content":"\u0000\n\ud800x\n","name":"n\"","id":"m\\"}]}`),
 	}
 	// Snapshots of the 1.0 conversations.
 	files, _ := filepath.Glob("testdata/agui10/*.jsonl")

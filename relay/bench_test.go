@@ -45,6 +45,21 @@ func longThread(tb testing.TB, msgs int) (users []string, events [][]byte) {
 	return users, events
 }
 
+// readBody reads a response's body as a client does that knows its length
+// (Content-Length): into one buffer of that size.
+func readBody(resp *http.Response) []byte {
+	defer resp.Body.Close()
+	if n := resp.ContentLength; n >= 0 {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, b); err == nil {
+			return b
+		}
+		return nil
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return b
+}
+
 // replay folds the history as a client without the relay must: every
 // event through a fresh reducer.
 func replay(users []string, events [][]byte) *reducer.Reducer {
@@ -67,24 +82,10 @@ func replay(users []string, events [][]byte) *reducer.Reducer {
 func BenchmarkThreadLoad(b *testing.B) {
 	users, events := longThread(b, 10000)
 	snap := joinSnapshot(replay(users, events))
-	st := memstore.New()
-	up := newUpstream(b, &fakeAgent{n: 1})
-	s, rs := newRelay(b, up.URL, st, nil)
-	key := randomKey(keyLen)
-	owner := s.hash("owner", "key", key)
-	tk := s.threadKey(owner, "t")
-	ctx := context.Background()
-	if err := st.Create(ctx, &store.Run{Key: "seed", Thread: tk, Owner: owner, Started: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
-	st.Finish(ctx, "seed", 1, nil, store.OutcomeFinished)
-	if err := st.Fold(ctx, tk, 0, snap, []string{"seed"}, []string{"seed"}); err != nil {
-		b.Fatal(err)
-	}
+	url, key := seedThread(b, snap)
 	load := func(view string) (*reducer.Reducer, int) {
-		resp := get(b, rs.URL, "/threads/t"+view, map[string]string{threadKeyHeader: key})
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp := get(b, url, "/threads/t"+view, map[string]string{threadKeyHeader: key})
+		body := readBody(resp)
 		r := reducer.New(reducer.Options{})
 		if view != "" {
 			if _, err := r.Restore(body); err != nil {
@@ -180,6 +181,64 @@ func BenchmarkThreadLoad(b *testing.B) {
 	b.ReportMetric(float64(len(sseBody)), "history-bytes")
 	b.ReportMetric(float64(len(events)), "events")
 	b.ReportMetric(float64(size), "snapshot-bytes")
+}
+
+// seedThread stores snap as the folded snapshot of thread "t" of a new
+// relay, and returns the relay's URL and the thread key to read it with.
+func seedThread(b *testing.B, snap []byte) (url, key string) {
+	st := memstore.New()
+	up := newUpstream(b, &fakeAgent{n: 1})
+	s, rs := newRelay(b, up.URL, st, nil)
+	key = randomKey(keyLen)
+	owner := s.hash("owner", "key", key)
+	tk := s.threadKey(owner, "t")
+	ctx := context.Background()
+	if err := st.Create(ctx, &store.Run{Key: "seed", Thread: tk, Owner: owner, Started: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	st.Finish(ctx, "seed", 1, nil, store.OutcomeFinished)
+	if err := st.Fold(ctx, tk, 0, snap, []string{"seed"}, []string{"seed"}); err != nil {
+		b.Fatal(err)
+	}
+	return rs.URL, key
+}
+
+// BenchmarkThreadRestore: the parts of loading a 10,000-message thread's
+// reducer view: the GET alone (the relay and the transport), Restore
+// alone (the client's decode), and both.
+func BenchmarkThreadRestore(b *testing.B) {
+	users, events := longThread(b, 10000)
+	url, key := seedThread(b, joinSnapshot(replay(users, events)))
+	fetch := func() []byte {
+		resp := get(b, url, "/threads/t?view=reducer", map[string]string{threadKeyHeader: key})
+		body := readBody(resp)
+		return body
+	}
+	body := fetch()
+	b.Run("get", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			fetch()
+		}
+	})
+	b.Run("restore", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := reducer.New(reducer.Options{}).Restore(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := reducer.New(reducer.Options{}).Restore(fetch()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkOverhead: one run of 1,000 events read through the relay, per

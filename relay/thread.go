@@ -392,6 +392,9 @@ func writeSnapshot(w http.ResponseWriter, snap []byte, active *store.Run) {
 	if len(snap) == 0 {
 		snap = reducer.New(reducer.Options{}).Snapshot()
 	}
+	// The length up front: one write of the stored bytes, not chunks, and
+	// a client can read the body into one buffer of its size.
+	h.Set("Content-Length", strconv.Itoa(len(snap)))
 	w.Write(snap)
 }
 

@@ -1,0 +1,219 @@
+package reducer
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// Walking text already validated. loadFast validates the whole snapshot
+// once (jsontree.ScanObject); its message list is then walked without
+// validating it again: the spans of the messages, the members of each, the
+// strings' ends. Validated JSON needs no checks, only the ends of strings
+// (a quote after an even run of backslashes) and of nested values. Where
+// the walk meets what it does not decode exactly (a key with an escape),
+// the message goes to the validating scanner instead.
+
+// skipSpace returns the index of the first byte of b at or after i that is
+// not JSON whitespace.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// strEnd returns the index after the closing quote of the valid string
+// whose opening quote is at b[i].
+func strEnd(b []byte, i int) int {
+	j := i + 1
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return len(b) // not valid JSON: cannot happen after the scan
+		}
+		j += q
+		n := 0
+		for k := j - 1; b[k] == '\\'; k-- {
+			n++
+		}
+		j++
+		if n%2 == 0 {
+			return j
+		}
+	}
+}
+
+// valueEnd returns the index after the valid value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return strEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = strEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i + 1 // a number or a literal
+	for j < len(b) {
+		switch b[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// elemSpans appends to spans the bounds of the elements of the valid array
+// arr, as offsets in arr.
+func elemSpans(arr []byte, spans [][2]int) [][2]int {
+	i := skipSpace(arr, 1)
+	if i >= len(arr) || arr[i] == ']' {
+		return spans
+	}
+	for i < len(arr) {
+		end := valueEnd(arr, i)
+		spans = append(spans, [2]int{i, end})
+		i = skipSpace(arr, end)
+		if i >= len(arr) || arr[i] != ',' {
+			break
+		}
+		i = skipSpace(arr, i+1)
+	}
+	return spans
+}
+
+// messageMembers sets f[k] to the raw value of each member of the valid
+// object raw whose key names k (the last one of a repeated key, as Parse
+// keeps). It reports false, leaving f partly set, on a key with an escape:
+// only the decoded key could say which member it is.
+func messageMembers(raw []byte, f *[smCount][]byte) bool {
+	i := skipSpace(raw, 1)
+	if i >= len(raw) || raw[i] == '}' {
+		return true
+	}
+	for i < len(raw) {
+		kEnd := strEnd(raw, i)
+		key := raw[i+1 : kEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return false
+		}
+		v := skipSpace(raw, skipSpace(raw, kEnd)+1) // after the colon
+		vEnd := valueEnd(raw, v)
+		if k := memberIndex(key); k >= 0 {
+			f[k] = raw[v:vEnd]
+		}
+		i = skipSpace(raw, vEnd)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i = skipSpace(raw, i+1)
+	}
+	return true
+}
+
+// memberIndex is the index in a message's members of key (decoded; a key
+// with invalid UTF-8 decodes to one with U+FFFD, which names none), or -1.
+func memberIndex(key []byte) int {
+	switch string(key) {
+	case "id":
+		return smID
+	case "role":
+		return smRole
+	case "content":
+		return smContent
+	case "name":
+		return smName
+	case "subagentRunId":
+		return smSubagentRunID
+	case "reasoning":
+		return smReasoning
+	case "reasoningDurationMs":
+		return smReasoningDuration
+	case "citations":
+		return smCitations
+	case "toolCallIds":
+		return smToolCallIDs
+	case "toolCallId":
+		return smToolCallID
+	case "error":
+		return smError
+	case "activityType":
+		return smActivityType
+	case "encryptedValue":
+		return smEncryptedValue
+	case "metadata":
+		return smMetadata
+	case "streaming":
+		return smStreaming
+	}
+	return -1
+}
+
+// unescapeInto decodes the inside s of a valid JSON string that is valid
+// UTF-8 and has only one-letter escapes (\n, \", …) into dst[:0], whose
+// capacity is len(s), and reports whether it could: a \u escape is left to
+// jsontree (surrogates, and their lone halves, have rules of their own).
+// Runs between escapes are copied whole.
+func unescapeInto(dst, s []byte) ([]byte, bool) {
+	out := dst[:0]
+	for {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 {
+			return append(out, s...), true
+		}
+		out = append(out, s[:i]...)
+		var c byte
+		switch s[i+1] {
+		case '"', '\\', '/':
+			c = s[i+1]
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		default: // 'u'
+			return dst, false
+		}
+		out = append(out, c)
+		s = s[i+2:]
+	}
+}
+
+// decodeInPlace decodes the valid JSON string raw (quotes included) into
+// b, the copy of its inside (so len(b) is len(raw)-2, and cap(b) too).
+func decodeInPlace(b, raw []byte) []byte {
+	s := raw[1 : len(raw)-1]
+	if utf8.Valid(s) {
+		if out, ok := unescapeInto(b, s); ok {
+			return out
+		}
+	}
+	// \u escapes or invalid UTF-8 (which grows into U+FFFD: the capped
+	// append then takes a new array).
+	out, _ := jsontree.AppendUnquoted(b[:0], raw)
+	return out
+}
