@@ -180,15 +180,7 @@ func (d *snapDecoder) message(m *Message, raw []byte) bool {
 		return false
 	}
 	var f [smCount][]byte // raw members; nil when absent
-	if !messageMembers(raw, &f) {
-		f = [smCount][]byte{}
-		_ = jsontree.ScanObject(raw, restoreOptions, func(key, value []byte) error {
-			if i := memberIndex(key); i >= 0 {
-				f[i] = value // a repeated key: the last value, as Parse
-			}
-			return nil
-		})
-	}
+	messageMembers(raw, &f)
 	var ok bool
 	if m.ID, ok = d.reqStr(f[smID]); !ok {
 		return false

@@ -114,13 +114,22 @@ func FuzzRestoreDecoders(f *testing.F) {
 		opt := Options{MaxStateBytes: 1 << 12}
 		checkRestoreDecoders(t, opt, data)
 		r := New(opt)
-		if _, err := r.Restore(data); err != nil {
+		_, err := r.Restore(data)
+		// Load is Restore without the change record.
+		l := New(opt)
+		if lerr := l.Load(data); (lerr == nil) != (err == nil) || err != nil && lerr.Error() != err.Error() {
+			t.Fatalf("Load(%q): %v, Restore: %v", data, lerr, err)
+		}
+		if err != nil {
 			if e, ok := err.(*Error); !ok || e.Code != "bad_snapshot" && e.Code != "too_large" {
 				t.Fatalf("Restore(%q): %v", data, err)
 			}
 			return
 		}
 		snap := r.Snapshot()
+		if got := l.Snapshot(); !bytes.Equal(got, snap) {
+			t.Fatalf("Load(%q) snapshot\n%s\nRestore\n%s", data, got, snap)
+		}
 		r2 := New(opt)
 		if _, err := r2.Restore(snap); err != nil {
 			t.Fatalf("restore of own snapshot failed: %v\n%s", err, snap)

@@ -11,9 +11,7 @@ import (
 // once (jsontree.ScanObject); its message list is then walked without
 // validating it again: the spans of the messages, the members of each, the
 // strings' ends. Validated JSON needs no checks, only the ends of strings
-// (a quote after an even run of backslashes) and of nested values. Where
-// the walk meets what it does not decode exactly (a key with an escape),
-// the message goes to the validating scanner instead.
+// (a quote after an even run of backslashes) and of nested values.
 
 // skipSpace returns the index of the first byte of b at or after i that is
 // not JSON whitespace.
@@ -103,18 +101,20 @@ func elemSpans(arr []byte, spans [][2]int) [][2]int {
 
 // messageMembers sets f[k] to the raw value of each member of the valid
 // object raw whose key names k (the last one of a repeated key, as Parse
-// keeps). It reports false, leaving f partly set, on a key with an escape:
-// only the decoded key could say which member it is.
-func messageMembers(raw []byte, f *[smCount][]byte) bool {
+// keeps).
+func messageMembers(raw []byte, f *[smCount][]byte) {
 	i := skipSpace(raw, 1)
 	if i >= len(raw) || raw[i] == '}' {
-		return true
+		return
 	}
 	for i < len(raw) {
 		kEnd := strEnd(raw, i)
 		key := raw[i+1 : kEnd-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			return false
+			// Escapes (which no Snapshot writes): the decoded key says
+			// which member it is.
+			k, _ := jsontree.UnquoteString(raw[i:kEnd])
+			key = []byte(k)
 		}
 		v := skipSpace(raw, skipSpace(raw, kEnd)+1) // after the colon
 		vEnd := valueEnd(raw, v)
@@ -127,7 +127,6 @@ func messageMembers(raw []byte, f *[smCount][]byte) bool {
 		}
 		i = skipSpace(raw, i+1)
 	}
-	return true
 }
 
 // memberIndex is the index in a message's members of key (decoded; a key

@@ -147,7 +147,7 @@ func joinSnapshot(r *reducer.Reducer) []byte {
 func restore(th *store.Thread) *reducer.Reducer {
 	r := reducer.New(reducer.Options{})
 	if _, full := splitSnapshot(th.Snapshot); len(full) > 0 {
-		if _, err := r.Restore(full); err != nil {
+		if err := r.Load(full); err != nil {
 			r.Reset()
 		}
 	}
