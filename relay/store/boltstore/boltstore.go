@@ -477,13 +477,7 @@ func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
 }
 
 func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	for {
+	return store.WaitRead(ctx, wait, func() ([]store.Frame, *store.Run, <-chan struct{}, error) {
 		changed := s.watch(key) // before reading: no wake-up is missed
 		var out []store.Frame
 		var rec runRec
@@ -502,7 +496,7 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		s.mu.Lock()
 		if l := s.live[key]; l != nil {
@@ -510,20 +504,8 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 		}
 		s.mu.Unlock()
 		rec.Input = nil
-		if len(out) > 0 || rec.Done() || wait <= 0 {
-			return out, &rec.Run, nil
-		}
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		}
-		select {
-		case <-changed:
-		case <-timer.C:
-			return nil, &rec.Run, nil
-		case <-ctx.Done():
-			return nil, &rec.Run, ctx.Err()
-		}
-	}
+		return out, &rec.Run, changed, nil
+	})
 }
 
 func (s *Store) Input(_ context.Context, key string) ([]byte, error) {

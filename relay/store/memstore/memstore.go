@@ -158,18 +158,12 @@ func (s *Store) Touch(_ context.Context, key string, at time.Time) error {
 }
 
 func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	for {
+	return store.WaitRead(ctx, wait, func() ([]store.Frame, *store.Run, <-chan struct{}, error) {
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		r := s.runs[key]
 		if r == nil {
-			s.mu.Unlock()
-			return nil, nil, store.ErrNotFound
+			return nil, nil, nil, store.ErrNotFound
 		}
 		rec := r.rec
 		rec.Input = nil
@@ -177,22 +171,8 @@ func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait
 		for i := after; i < int64(len(r.frames)) && len(out) < max; i++ {
 			out = append(out, store.Frame{Seq: i + 1, Data: r.frames[i]}) // never modified in place
 		}
-		changed := r.changed
-		s.mu.Unlock()
-		if len(out) > 0 || rec.Done() || wait <= 0 {
-			return out, &rec, nil
-		}
-		if timer == nil {
-			timer = time.NewTimer(wait)
-		}
-		select {
-		case <-changed:
-		case <-timer.C:
-			return nil, &rec, nil
-		case <-ctx.Done():
-			return nil, &rec, ctx.Err()
-		}
-	}
+		return out, &rec, r.changed, nil
+	})
 }
 
 func (s *Store) Thread(_ context.Context, key string) (*store.Thread, error) {
