@@ -28,6 +28,12 @@ export interface LoadThreadOptions {
   onLoad?: (result: LoadThreadResult) => void;
   /** The reconnect policy when the attached run's stream is cut (as run()'s). */
   resume?: ResumeOptions | boolean;
+  /**
+   * Paint the thread's last messages first (GET threads/{threadId}?view=reducer&tail=1), then
+   * restore the whole thread, which replaces them before any event of a live run is folded: a
+   * long thread shows its end at once. Not used when the browser's copy was painted (persist).
+   */
+  tail?: boolean;
 }
 
 export interface LoadThreadResult {
@@ -45,6 +51,8 @@ export interface LoadThreadResult {
   status?: number;
   /** The copy shown came from the browser's store. */
   cached: boolean;
+  /** Only the thread's last messages are shown: with tail, the whole thread could not be fetched after them. */
+  partial: boolean;
   /** With persist: the writer of the reducer's snapshot; stop() writes what is pending and stops. */
   persist: { stop(): Promise<void>; flush(): Promise<void> } | null;
 }
