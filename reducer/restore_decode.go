@@ -47,7 +47,7 @@ func (d *snapDecoder) off(span []byte) int { return cap(d.data) - cap(span) }
 // its own bytes: no escapes, valid UTF-8 (as Parse decides).
 func plain(raw []byte) bool {
 	s := raw[1 : len(raw)-1]
-	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+	return jsontree.IndexQuote(s) < 0 && utf8.Valid(s)
 }
 
 // string decodes the JSON string raw, a span of d.data.
@@ -71,7 +71,7 @@ func (d *snapDecoder) bytes(raw []byte) []byte {
 	}
 	o := d.off(raw)
 	b := d.buf[o+1 : o+len(raw)-1 : o+len(raw)-1]
-	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+	if jsontree.IndexQuote(b) < 0 && utf8.Valid(b) {
 		return b
 	}
 	// Decoded in place, over its own copy: escapes only shrink, so the

@@ -1,7 +1,6 @@
 package reducer
 
 import (
-	"bytes"
 	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -32,19 +31,15 @@ func skipSpace(b []byte, i int) int {
 func strEnd(b []byte, i int) int {
 	j := i + 1
 	for {
-		q := bytes.IndexByte(b[j:], '"')
+		q := jsontree.IndexQuote(b[j:])
 		if q < 0 {
 			return len(b) // not valid JSON: cannot happen after the scan
 		}
 		j += q
-		n := 0
-		for k := j - 1; b[k] == '\\'; k-- {
-			n++
+		if b[j] == '"' {
+			return j + 1
 		}
-		j++
-		if n%2 == 0 {
-			return j
-		}
+		j += 2 // an escape
 	}
 }
 
@@ -110,7 +105,7 @@ func messageMembers(raw []byte, f *[smCount][]byte) {
 	for i < len(raw) {
 		kEnd := strEnd(raw, i)
 		key := raw[i+1 : kEnd-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if jsontree.IndexQuote(key) >= 0 {
 			// Escapes (which no Snapshot writes): the decoded key says
 			// which member it is.
 			k, _ := jsontree.UnquoteString(raw[i:kEnd])
@@ -175,7 +170,7 @@ func memberIndex(key []byte) int {
 func unescapeInto(dst, s []byte) ([]byte, bool) {
 	out := dst[:0]
 	for {
-		i := bytes.IndexByte(s, '\\')
+		i := jsontree.IndexQuote(s) // a backslash: the text of a valid string
 		if i < 0 {
 			return append(out, s...), true
 		}
