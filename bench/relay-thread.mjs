@@ -28,7 +28,7 @@ if (typeof globalThis.gc !== 'function') { // as bench/node.mjs
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
-const reps = Number(opt('--reps', 5));
+const reps = Number(opt('--reps', 3));
 const out = opt('--out', fileURLToPath(new URL('./results-relay.json', import.meta.url)));
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
