@@ -15,8 +15,9 @@ import (
 // allocations a message; in WebAssembly, where the collector runs on the one
 // thread, that dominates a restore. loadFast validates the snapshot once
 // with jsontree.ScanObject (Parse's grammar, depth and errors), decodes the
-// messages straight from the bytes into Messages, and hands every other
-// member to the tree loader as a small object.
+// messages straight from the bytes into Messages (walking them without
+// validating them again: restore_scan.go), and hands every other member to
+// the tree loader as a small object.
 //
 // It only decides success: on anything that the tree loader would refuse it
 // gives up, and Restore runs loadTree, whose error is the diagnostic. So the
@@ -24,9 +25,10 @@ import (
 // an error message; FuzzRestoreDecoders holds them to that.
 //
 // Strings without escapes or invalid UTF-8 (nearly all) are cut from one
-// string copy of the snapshot, and message texts from one byte copy (each
-// capped at its own length, so an append reallocates rather than writing
-// into its neighbour): two allocations for all of them. The price is that a
+// string copy of the snapshot, and message texts from one byte copy, those
+// with escapes decoded in place over their own JSON (each capped at its own
+// length, so an append reallocates rather than writing into its
+// neighbour): two allocations for all of them. The price is that a
 // message still held keeps those copies of the whole snapshot alive: twice
 // the snapshot's size at most, a bounded multiple of what the caller sent.
 

@@ -83,7 +83,7 @@ func replay(users []string, events [][]byte) *reducer.Reducer {
 func BenchmarkThreadLoad(b *testing.B) {
 	users, events := longThread(b, 10000)
 	snap := joinSnapshot(replay(users, events))
-	url, key := seedThread(b, snap)
+	url, key, _ := seedThread(b, snap)
 	load := func(view string) (*reducer.Reducer, int) {
 		resp := get(b, url, "/threads/t"+view, map[string]string{threadKeyHeader: key})
 		body := readBody(resp)
@@ -193,8 +193,9 @@ func BenchmarkThreadLoad(b *testing.B) {
 }
 
 // seedThread stores snap as the folded snapshot of thread "t" of a new
-// relay, and returns the relay's URL and the thread key to read it with.
-func seedThread(b testing.TB, snap []byte) (url, key string) {
+// relay, and returns the relay's URL, the thread key to read it with, and
+// the relay.
+func seedThread(b testing.TB, snap []byte) (url, key string, s *Server) {
 	st := memstore.New()
 	up := newUpstream(b, &fakeAgent{n: 1})
 	s, rs := newRelay(b, up.URL, st, nil)
@@ -209,7 +210,7 @@ func seedThread(b testing.TB, snap []byte) (url, key string) {
 	if err := st.Fold(ctx, tk, 0, snap, []string{"seed"}, []string{"seed"}); err != nil {
 		b.Fatal(err)
 	}
-	return rs.URL, key
+	return rs.URL, key, s
 }
 
 // BenchmarkThreadRestore: the parts of loading a 10,000-message thread's
@@ -218,7 +219,7 @@ func seedThread(b testing.TB, snap []byte) (url, key string) {
 // (the state only), and the GET with either.
 func BenchmarkThreadRestore(b *testing.B) {
 	users, events := longThread(b, 10000)
-	url, key := seedThread(b, joinSnapshot(replay(users, events)))
+	url, key, _ := seedThread(b, joinSnapshot(replay(users, events)))
 	fetch := func() []byte {
 		resp := get(b, url, "/threads/t?view=reducer", map[string]string{threadKeyHeader: key})
 		body := readBody(resp)

@@ -23,14 +23,15 @@ const benchServeEnv = "AGUI_RELAY_BENCH_SERVE"
 // RUN_STARTED, so that replaying the body alone builds the same
 // conversation). It prints one line, "bench-serve " and a JSON object of
 // the addresses and sizes, and serves until its standard input closes
-// (at most ten minutes).
+// (at most ten minutes). On the address "origin" the relay, the history
+// and the repository's web/ and bench/ folders share one origin, for a page.
 func TestServeThreadLoad(t *testing.T) {
 	if os.Getenv(benchServeEnv) == "" {
 		t.Skip("the server of bench/relay-thread.mjs: set " + benchServeEnv + "=1")
 	}
 	users, events := longThread(t, 10000)
 	snap := joinSnapshot(replay(users, events))
-	url, key := seedThread(t, snap)
+	_, key, relay := seedThread(t, snap)
 	perTurn := len(events) / len(users)
 	var body []byte
 	frame := func(data string) { body = append(append(append(body, "data: "...), data...), "\n\n"...) }
@@ -45,13 +46,23 @@ func TestServeThreadLoad(t *testing.T) {
 			frame(string(e))
 		}
 	}
-	history := newUpstream(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	history := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Write(body)
-	}))
+	})
+	// For a page (Chromium): the relay, the history and the repository's
+	// web/ and bench/ folders on one origin.
+	mux := http.NewServeMux()
+	mux.Handle("/agent", relay)
+	mux.Handle("/threads/", relay)
+	mux.Handle("/history", history)
+	files := http.FileServer(http.Dir(".."))
+	mux.Handle("/web/", files)
+	mux.Handle("/bench/", files)
+	mux.HandleFunc("/favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	origin := newUpstream(t, mux)
 	info, _ := json.Marshal(map[string]any{
-		"agent": url + "/agent", "threadId": "t", "threadKey": key, "history": history.URL,
+		"agent": origin.URL + "/agent", "threadId": "t", "threadKey": key, "history": origin.URL + "/history", "origin": origin.URL,
 		"messages": 2 * len(users), "events": len(events) + 3*len(users),
 		"historyBytes": len(body), "snapshotBytes": len(snap),
 	})

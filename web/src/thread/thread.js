@@ -59,8 +59,8 @@ async function reducerOf(target) {
  * does not have it) or 'none'; live says a run was going on and was
  * followed; outcome is that run's ('completed', 'aborted', 'failed',
  * 'incomplete') or 'idle'; partial says only the thread's last messages
- * are shown (options.tail, and the whole thread could not be fetched after
- * them). persist (with options.persist) keeps writing the
+ * are shown (the whole thread could not be fetched after them: see
+ * options.tail). persist (with options.persist) keeps writing the
  * reducer's snapshot until persist.stop(). options.onLoad(result) is
  * called once the thread is shown, before its live run is followed (the
  * promise resolves when that run ends).
@@ -68,7 +68,7 @@ async function reducerOf(target) {
 export async function loadThread(target, url, threadId, options = {}) {
   const {
     threadKey, headers, credentials, signal, fetch: fetchImpl = globalThis.fetch,
-    persist, threadsURL, resume, onLoad, tail,
+    persist, threadsURL, resume, onLoad, tail = true,
   } = options ?? {};
   if (threadId === undefined || threadId === null || String(threadId) === '') throw new TypeError('agui thread: loadThread needs a threadId');
   const reducer = await reducerOf(target);
@@ -93,9 +93,10 @@ export async function loadThread(target, url, threadId, options = {}) {
   const get = (query) => fetchImpl(`${where}?view=reducer${query}`, {
     method: 'GET', headers: { Accept: 'application/json', ...hdrs }, signal, ...(credentials ? { credentials } : {}),
   });
-  // With tail, and nothing painted yet: the last messages first (a long
-  // thread shows its end at once), then the whole thread, which replaces
-  // them before any live event is folded (the tail's cursor is not used).
+  // Unless tail is false, and when nothing is painted yet: the last
+  // messages first (a long thread shows its end at once), then the whole
+  // thread, which replaces them before any live event is folded (the
+  // tail's cursor is not used).
   let res = null;
   if (tail && !result.cached) {
     try {

@@ -1,5 +1,5 @@
-// loadThread's tail option (src/thread/thread.js): a long thread paints its
-// last messages first (GET ?view=reducer&tail=1), then the whole thread,
+// loadThread's tail option (src/thread/thread.js, on unless tail: false): a
+// long thread paints its last messages first (GET ?view=reducer&tail=1), then the whole thread,
 // which replaces them before any event of a live run is folded. Against the
 // demo server's relay, and against a scripted relay (fetch) for the order
 // of a live run and for a failure after the tail.
@@ -129,9 +129,24 @@ test('tail: when the whole thread cannot be fetched after the tail, the tail sta
   assert.equal(r.state.messages.length, TAIL);
   assert.equal(res.persist, null);
   assert.equal(await store.get(threadURL(where, 't')), undefined, 'the tail is not kept as the thread');
-  // Without tail, the same relay answers with the whole thread.
+  // With tail: false, the same relay answers with the whole thread at once.
   const w = factory.createReducer({ threadId: 't' });
-  const whole = await loadThread(w, where, 't', { fetch: scriptedRelay(TAIL + 5) });
+  const seen = [];
+  w.subscribe(() => seen.push(w.state.messages.length));
+  const { f, calls } = recording(scriptedRelay(TAIL + 5));
+  const whole = await loadThread(w, where, 't', { tail: false, fetch: f });
   assert.equal(whole.partial, false);
-  assert.equal(w.state.messages.length, TAIL + 5);
+  assert.deepEqual(seen, [TAIL + 5]);
+  assert.equal(calls.length, 1);
+});
+
+test('tail is the default: the last messages paint first, then the whole thread', async () => {
+  const r = factory.createReducer({ threadId: 't' });
+  const seen = [];
+  r.subscribe(() => seen.push(r.state.messages.length));
+  const { f, calls } = recording(scriptedRelay(TAIL + 5));
+  const res = await loadThread(r, 'http://relay.test/agent', 't', { fetch: f });
+  assert.equal(res.partial, false);
+  assert.deepEqual(seen, [TAIL, TAIL + 5]);
+  assert.deepEqual(calls.map((c) => c[1].replace(/^.*\?/, '')), ['view=reducer&tail=1', 'view=reducer']);
 });
