@@ -106,7 +106,7 @@ export async function loadThread(target, url, threadId, options = {}) {
       // cross-origin page sees the header only when the server exposes it).
       else if (t.headers.get('X-Agui-Partial') === 'false') res = t;
       else {
-        await reducer.restore(await t.text());
+        await reducer.restore(new Uint8Array(await t.arrayBuffer()));
         Object.assign(result, { partial: true, source: 'relay', found: true });
       }
     } catch (err) {
@@ -135,7 +135,9 @@ export async function loadThread(target, url, threadId, options = {}) {
     keepWhole();
     return result;
   }
-  const snapshot = await res.text();
+  // The bytes as they came: restore() takes them without decoding and
+  // encoding 3 MB of text again.
+  const snapshot = new Uint8Array(await res.arrayBuffer());
   const cursor = res.headers.get('X-Agui-Last-Event-ID') ?? '';
   await reducer.restore(snapshot);
   result.partial = false;
