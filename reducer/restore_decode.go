@@ -130,9 +130,8 @@ func (r *Reducer) loadFast(data []byte) bool {
 	default:
 		return false
 	}
-	// The messages' bounds in msgs, as offsets: a slice without pointers
-	// grows by plain copies and costs the collector nothing.
-	spans := elemSpans(msgs, nil)
+	w := walkMessages(msgs)
+	spans := w.elems
 	if len(spans) == 0 {
 		return true
 	}
@@ -147,7 +146,9 @@ func (r *Reducer) loadFast(data []byte) bool {
 	block := make([]Message, len(spans))
 	for i, sp := range spans {
 		m := &block[i]
-		if !d.message(m, msgs[sp[0]:sp[1]]) {
+		var f [smCount][]byte // raw members; nil when absent
+		w.fields(msgs, i, &f)
+		if !d.message(m, msgs[sp.start:sp.end], &f) {
 			return false
 		}
 		r.addLoaded(m)
@@ -175,14 +176,12 @@ const (
 	smCount
 )
 
-// message decodes the snapshot message raw into m as loadMessage does, or
-// reports false where loadMessage fails.
-func (d *snapDecoder) message(m *Message, raw []byte) bool {
+// message decodes the snapshot message raw, whose members are f, into m as
+// loadMessage does, or reports false where loadMessage fails.
+func (d *snapDecoder) message(m *Message, raw []byte, f *[smCount][]byte) bool {
 	if jsontree.KindOf(raw) != jsontree.KindObject {
 		return false
 	}
-	var f [smCount][]byte // raw members; nil when absent
-	messageMembers(raw, &f)
 	var ok bool
 	if m.ID, ok = d.reqStr(f[smID]); !ok {
 		return false

@@ -75,52 +75,77 @@ func valueEnd(b []byte, i int) int {
 	return j
 }
 
-// elemSpans appends to spans the bounds of the elements of the valid array
-// arr, as offsets in arr.
-func elemSpans(arr []byte, spans [][2]int) [][2]int {
+// walked is a message list walked once: each element's span and, for an
+// object, the members loadFast reads, as offsets in the list (no pointers:
+// it grows by plain copies and costs the collector nothing).
+type walked struct {
+	elems   []walkedElem
+	members []walkedMember
+}
+
+type walkedElem struct{ start, end, members int } // members: its first in walked.members
+
+type walkedMember struct{ k, start, end int } // k: smID…
+
+// walkMessages walks the valid array arr.
+func walkMessages(arr []byte) walked {
+	var w walked
 	i := skipSpace(arr, 1)
-	if i >= len(arr) || arr[i] == ']' {
-		return spans
-	}
-	for i < len(arr) {
-		end := valueEnd(arr, i)
-		spans = append(spans, [2]int{i, end})
-		i = skipSpace(arr, end)
+	for i < len(arr) && arr[i] != ']' {
+		e := walkedElem{start: i, members: len(w.members)}
+		if arr[i] == '{' {
+			e.end = w.object(arr, i)
+		} else {
+			e.end = valueEnd(arr, i)
+		}
+		w.elems = append(w.elems, e)
+		i = skipSpace(arr, e.end)
 		if i >= len(arr) || arr[i] != ',' {
 			break
 		}
 		i = skipSpace(arr, i+1)
 	}
-	return spans
+	return w
 }
 
-// messageMembers sets f[k] to the raw value of each member of the valid
-// object raw whose key names k (the last one of a repeated key, as Parse
-// keeps).
-func messageMembers(raw []byte, f *[smCount][]byte) {
-	i := skipSpace(raw, 1)
-	if i >= len(raw) || raw[i] == '}' {
-		return
+// object records the members of the valid object at arr[i] whose keys
+// name one loadFast reads (each occurrence of a repeated key: the last one
+// counts, as Parse keeps), and returns the index after it.
+func (w *walked) object(arr []byte, i int) int {
+	i = skipSpace(arr, i+1)
+	if arr[i] == '}' {
+		return i + 1
 	}
-	for i < len(raw) {
-		kEnd := strEnd(raw, i)
-		key := raw[i+1 : kEnd-1]
+	for {
+		kEnd := strEnd(arr, i)
+		key := arr[i+1 : kEnd-1]
 		if jsontree.IndexQuote(key) >= 0 {
 			// Escapes (which no Snapshot writes): the decoded key says
 			// which member it is.
-			k, _ := jsontree.UnquoteString(raw[i:kEnd])
+			k, _ := jsontree.UnquoteString(arr[i:kEnd])
 			key = []byte(k)
 		}
-		v := skipSpace(raw, skipSpace(raw, kEnd)+1) // after the colon
-		vEnd := valueEnd(raw, v)
+		v := skipSpace(arr, skipSpace(arr, kEnd)+1) // after the colon
+		vEnd := valueEnd(arr, v)
 		if k := memberIndex(key); k >= 0 {
-			f[k] = raw[v:vEnd]
+			w.members = append(w.members, walkedMember{k, v, vEnd})
 		}
-		i = skipSpace(raw, vEnd)
-		if i >= len(raw) || raw[i] != ',' {
-			break
+		i = skipSpace(arr, vEnd)
+		if arr[i] == '}' {
+			return i + 1
 		}
-		i = skipSpace(raw, i+1)
+		i = skipSpace(arr, i+1) // after the comma
+	}
+}
+
+// fields sets f to the members of element e as raw values of arr.
+func (w *walked) fields(arr []byte, e int, f *[smCount][]byte) {
+	end := len(w.members)
+	if e+1 < len(w.elems) {
+		end = w.elems[e+1].members
+	}
+	for _, m := range w.members[w.elems[e].members:end] {
+		f[m.k] = arr[m.start:m.end]
 	}
 }
 

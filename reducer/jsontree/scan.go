@@ -489,27 +489,3 @@ func le64(b []byte) uint64 {
 	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
-
-// IndexQuote returns the index of the first '"' or '\\' in b, or -1. It
-// reads eight bytes at a time, as the string scanners do: in WebAssembly,
-// bytes.IndexByte is a loop over single bytes. Within a valid string's
-// text the first one found is the backslash of an escape, and after a
-// valid string's opening quote, the first quote not escaped is its end.
-func IndexQuote(b []byte) int {
-	i := 0
-	for i+8 <= len(b) {
-		w := le64(b[i:])
-		// The lowest flagged byte is exact (see skipStr); bytes with the
-		// top bit set are never flagged.
-		if m := (((w ^ qq) - lo01) | ((w ^ bsbs) - lo01)) &^ w & hi80; m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for ; i < len(b); i++ {
-		if b[i] == '"' || b[i] == '\\' {
-			return i
-		}
-	}
-	return -1
-}
