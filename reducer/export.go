@@ -27,8 +27,8 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 }
 
 // Load is Restore without the change record, for a host that reads State()
-// and keeps no copy of the document: writing the document out again costs
-// about a third of a restore.
+// and keeps no copy of the document: writing the document out again is
+// about a fifth of a restore.
 func (r *Reducer) Load(data []byte) error {
 	next := New(r.opt)
 	if !next.loadFast(data) {
