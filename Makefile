@@ -26,9 +26,13 @@ test-relay:
 
 ## bench-relay: the relay's benchmarks (docs/relay.md, "Figures"): loading
 ## a 10,000-message thread against replaying it, the overhead per event,
-## events per second with 100 concurrent runs (memory, bbolt, Redis)
-bench-relay:
+## events per second with 100 concurrent runs (memory, bbolt, Redis); and
+## the same thread loaded by the web package's loadThread from a real relay
+## in Node, against replaying its SSE through the web reducer
+## (bench/relay-thread.mjs, writes bench/results-relay.json)
+bench-relay: wasm
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./relay/
+	node bench/relay-thread.mjs
 
 ## wasm: web/dist/agui.wasm (+ .gz, .br) and the matching wasm_exec.js
 wasm:
@@ -109,11 +113,13 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## time and its memory, and the drop-in agent against HttpAgent (Node and
 ## Chromium: conversations, large tool arguments, cold starts from esbuild
 ## production bundles, which web/node_modules provides) (bench/README.md); writes
-## bench/results.json, bench/results-chromium.json and
-## bench/results-agent.json. Timings never gate make test.
+## bench/results.json, bench/results-chromium.json,
+## bench/results-agent.json and bench/results-relay.json (bench-relay's
+## thread load in Node). Timings never gate make test.
 bench: wasm bench/node_modules/.package-lock.json web/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./relay/
+	node bench/relay-thread.mjs
 	node bench/node.mjs
 	node bench/browser.mjs
 	node bench/agent.mjs

@@ -29,6 +29,7 @@ type Source struct {
 	Node, Chromium *reducerResults
 	Agent          *agentResults
 	Legacy         *agentRun
+	Relay          *relayResults
 }
 
 const (
@@ -75,6 +76,7 @@ func ReadSource(root string) (*Source, error) {
 		{"bench/results-chromium.json", &s.Chromium},
 		{"bench/results-agent.json", &s.Agent},
 		{"bench/results-agent-legacy.json", &s.Legacy},
+		{"bench/results-relay.json", &s.Relay},
 	} {
 		if err := readJSON(filepath.Join(root, r.file), r.v); err != nil {
 			return nil, err
@@ -213,6 +215,7 @@ var figureList = []struct{ name, title string }{
 	{"bench-agent-chromium-dev", "The drop-in HttpAgent, Chromium, development"},
 	{"bench-agent-load", "The drop-in HttpAgent: module load"},
 	{"bench-agent-legacy", "The drop-in HttpAgent against @ag-ui/client 0.0.48"},
+	{"bench-relay-thread", "A long thread loaded from agui-relay, web package"},
 }
 
 // FiguresPage is docs/figures.md.
@@ -223,7 +226,7 @@ func FiguresPage(figs map[string]string) string {
 	b.WriteString("Every figure of the documentation that changes with the code, from one source: the sizes of\n")
 	b.WriteString("the module `make wasm` builds (recorded in `docs/figures.json`) and the results `make bench`\n")
 	b.WriteString("writes (`bench/results.json`, `results-chromium.json`, `results-agent.json`,\n")
-	b.WriteString("`results-agent-legacy.json`). `make docs-figures` writes this page and the same figures where the\n")
+	b.WriteString("`results-agent-legacy.json`, `results-relay.json`). `make docs-figures` writes this page and the same figures where the\n")
 	b.WriteString("other pages quote them; `go test ./docs/` fails when a page disagrees with it, and\n")
 	b.WriteString("`web/test/unit/figures.test.mjs` when the built module is more than 1% off the recorded sizes.\n")
 	b.WriteString("What the benchmarks measure, and how: [performance.md](performance.md) and `bench/README.md`.\n")
@@ -264,6 +267,7 @@ func (s *Source) Figures() map[string]string {
 	}
 	figs["bench-agent-load"] = fmt.Sprintf("Module load, apart from the runs: `@ag-ui/client` %s (%s) and %s (%s, its unbundled ESM files through an import map); the drop-in's modules plus `loadReducer()` %s and %s.",
 		ms(a.Node.Load.OfficialMs), runtimeName(a.Node.Runtime), ms(a.Chromium.Load.OfficialMs), runtimeName(a.Chromium.Runtime), ms(a.Node.Load.OursMs), ms(a.Chromium.Load.OursMs))
+	figs["bench-relay-thread"] = relayTable(s.Relay)
 	figs["bench-agent-legacy"] = agentTable(s.Legacy.Rows) + "\n\n" +
 		fmt.Sprintf("%s, production. Module load: `%s` %s; the drop-in with 1.0.0 under it %s.", runtimeName(s.Legacy.Runtime), s.Legacy.Runtime.Official, ms(s.Legacy.Load.OfficialMs), ms(s.Legacy.Load.OursMs))
 	return figs

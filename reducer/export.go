@@ -16,23 +16,37 @@ func (r *Reducer) Snapshot() []byte { return r.st.AppendJSON(nil) }
 // Restore replaces the state by one Snapshot produced. On error the state is
 // unchanged. The change replaces the whole document.
 func (r *Reducer) Restore(data []byte) (*Change, error) {
+	if err := r.Load(data); err != nil {
+		return nil, err
+	}
+	c := new(Change)
+	// The document is about the snapshot's size: one allocation, not a
+	// doubling series.
+	c.replace("", r.st.AppendJSON(make([]byte, 0, len(data)+len(data)/8+1024)))
+	return c, nil
+}
+
+// Load is Restore without the change record, for a host that reads State()
+// and keeps no copy of the document: writing the document out again is
+// about a fifth of a restore.
+func (r *Reducer) Load(data []byte) error {
 	next := New(r.opt)
 	if !next.loadFast(data) {
 		// The fast decoder refuses what it does not fully understand,
 		// errors included: the tree decoder then decides, and reports.
 		next = New(r.opt)
 		if err := next.loadTree(data); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := checkEventID(next.st.LastEventID, r.opt.MaxFieldBytes); err != nil {
 		// What SetLastEventID refuses, restore refuses: no request could
 		// carry it back as Last-Event-ID.
-		return nil, errorf("bad_snapshot", "restore: lastEventId: "+err.Message)
+		return errorf("bad_snapshot", "restore: lastEventId: "+err.Message)
 	}
 	next.stateBytes, next.activityBytes = jsontree.Size(next.st.State), sumCharges(next.st.Messages)
 	if next.overBudget(next.stateBytes, next.activityBytes) {
-		return nil, errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
+		return errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
 	r.st, r.msgByID, r.toolByID, r.cited, r.subByID = next.st, next.msgByID, next.toolByID, next.cited, next.subByID
 	r.runToolSeen, r.answered = next.runToolSeen, next.answered
@@ -59,11 +73,7 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 		r.doneRuns[r.st.RunID] = true
 		r.doneKeys[runKey{r.st.ThreadID, r.st.RunID}] = true
 	}
-	c := new(Change)
-	// The document is about the snapshot's size: one allocation, not a
-	// doubling series.
-	c.replace("", r.st.AppendJSON(make([]byte, 0, len(data)+len(data)/8+1024)))
-	return c, nil
+	return nil
 }
 
 // loadTree loads a snapshot through a whole jsontree: the reference

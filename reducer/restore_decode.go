@@ -15,8 +15,9 @@ import (
 // allocations a message; in WebAssembly, where the collector runs on the one
 // thread, that dominates a restore. loadFast validates the snapshot once
 // with jsontree.ScanObject (Parse's grammar, depth and errors), decodes the
-// messages straight from the bytes into Messages, and hands every other
-// member to the tree loader as a small object.
+// messages straight from the bytes into Messages (walking them without
+// validating them again: restore_scan.go), and hands every other member to
+// the tree loader as a small object.
 //
 // It only decides success: on anything that the tree loader would refuse it
 // gives up, and Restore runs loadTree, whose error is the diagnostic. So the
@@ -24,9 +25,10 @@ import (
 // an error message; FuzzRestoreDecoders holds them to that.
 //
 // Strings without escapes or invalid UTF-8 (nearly all) are cut from one
-// string copy of the snapshot, and message texts from one byte copy (each
-// capped at its own length, so an append reallocates rather than writing
-// into its neighbour): two allocations for all of them. The price is that a
+// string copy of the snapshot, and message texts from one byte copy, those
+// with escapes decoded in place over their own JSON (each capped at its own
+// length, so an append reallocates rather than writing into its
+// neighbour): two allocations for all of them. The price is that a
 // message still held keeps those copies of the whole snapshot alive: twice
 // the snapshot's size at most, a bounded multiple of what the caller sent.
 
@@ -47,7 +49,7 @@ func (d *snapDecoder) off(span []byte) int { return cap(d.data) - cap(span) }
 // its own bytes: no escapes, valid UTF-8 (as Parse decides).
 func plain(raw []byte) bool {
 	s := raw[1 : len(raw)-1]
-	return bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s)
+	return jsontree.IndexQuote(s) < 0 && utf8.Valid(s)
 }
 
 // string decodes the JSON string raw, a span of d.data.
@@ -66,15 +68,17 @@ func (d *snapDecoder) string(raw []byte) string {
 // bytes decodes the JSON string raw, a span of d.data, into a slice whose
 // capacity is its length.
 func (d *snapDecoder) bytes(raw []byte) []byte {
-	if !plain(raw) {
-		b, _ := jsontree.AppendUnquoted(nil, raw)
-		return b
-	}
 	if d.buf == nil {
 		d.buf = bytes.Clone(d.data)
 	}
 	o := d.off(raw)
-	return d.buf[o+1 : o+len(raw)-1 : o+len(raw)-1]
+	b := d.buf[o+1 : o+len(raw)-1 : o+len(raw)-1]
+	if jsontree.IndexQuote(b) < 0 && utf8.Valid(b) {
+		return b
+	}
+	// Decoded in place, over its own copy: escapes only shrink, so the
+	// text fits where its JSON was.
+	return decodeInPlace(b, raw)
 }
 
 // optStr is fields.optStr on a raw member: absent or null is ("", false), a
@@ -126,14 +130,8 @@ func (r *Reducer) loadFast(data []byte) bool {
 	default:
 		return false
 	}
-	// The messages' bounds in msgs, as offsets: a slice without pointers
-	// grows by plain copies and costs the collector nothing.
-	var spans [][2]int
-	_ = jsontree.ScanArray(msgs, restoreOptions, func(elem []byte) error {
-		o := cap(msgs) - cap(elem)
-		spans = append(spans, [2]int{o, o + len(elem)})
-		return nil
-	})
+	w := walkMessages(msgs)
+	spans := w.elems
 	if len(spans) == 0 {
 		return true
 	}
@@ -148,7 +146,9 @@ func (r *Reducer) loadFast(data []byte) bool {
 	block := make([]Message, len(spans))
 	for i, sp := range spans {
 		m := &block[i]
-		if !d.message(m, msgs[sp[0]:sp[1]]) {
+		var f [smCount][]byte // raw members; nil when absent
+		w.fields(msgs, i, &f)
+		if !d.message(m, msgs[sp.start:sp.end], &f) {
 			return false
 		}
 		r.addLoaded(m)
@@ -176,52 +176,12 @@ const (
 	smCount
 )
 
-// message decodes the snapshot message raw into m as loadMessage does, or
-// reports false where loadMessage fails.
-func (d *snapDecoder) message(m *Message, raw []byte) bool {
+// message decodes the snapshot message raw, whose members are f, into m as
+// loadMessage does, or reports false where loadMessage fails.
+func (d *snapDecoder) message(m *Message, raw []byte, f *[smCount][]byte) bool {
 	if jsontree.KindOf(raw) != jsontree.KindObject {
 		return false
 	}
-	var f [smCount][]byte // raw members; nil when absent
-	_ = jsontree.ScanObject(raw, restoreOptions, func(key, value []byte) error {
-		i := -1
-		switch string(key) {
-		case "id":
-			i = smID
-		case "role":
-			i = smRole
-		case "content":
-			i = smContent
-		case "name":
-			i = smName
-		case "subagentRunId":
-			i = smSubagentRunID
-		case "reasoning":
-			i = smReasoning
-		case "reasoningDurationMs":
-			i = smReasoningDuration
-		case "citations":
-			i = smCitations
-		case "toolCallIds":
-			i = smToolCallIDs
-		case "toolCallId":
-			i = smToolCallID
-		case "error":
-			i = smError
-		case "activityType":
-			i = smActivityType
-		case "encryptedValue":
-			i = smEncryptedValue
-		case "metadata":
-			i = smMetadata
-		case "streaming":
-			i = smStreaming
-		}
-		if i >= 0 {
-			f[i] = value // a repeated key: the last value, as Parse
-		}
-		return nil
-	})
 	var ok bool
 	if m.ID, ok = d.reqStr(f[smID]); !ok {
 		return false

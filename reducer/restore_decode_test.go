@@ -64,6 +64,11 @@ func restoreSeeds(t testing.TB) [][]byte {
 		[]byte(`{"messages":[{"id":"m1","role":"user","content":"a","toolCallIds":["x",1]}]}`),
 		[]byte(`{"status":"bogus","messages":[{"id":"m1","role":"user","content":"a"}]}`),
 		[]byte("{\"messages\":[{\"id\":\"m\xff1\",\"role\":\"user\",\"content\":\"\xe2\x82 \\n\"}]} "),
+		// What the trusted walk meets: whitespace everywhere, keys with
+		// escapes, strings ending in backslashes or holding brackets and
+		// quotes, one-letter escapes next to \u ones, nested values.
+		[]byte(" { \"messages\" : [ { \"id\" : \"m1\" , \"role\":\"user\" ,\"content\" : \"a\\\\\" , \"streaming\" : true } ,\n\t{\"id\":\"m2\",\"r\\u006fle\":\"assistant\",\"con\\u0074ent\":\"b\\\"]}\\n\\t\\u00e9\\/\"} , {\"id\":\"m3\",\"role\":\"user\",\"metadata\":{\"a\":[\"]}\\\\\",{\"b\":\"\\\"\"}]} ,\"content\":\"x\\r\\b\\f\\\\\\\"\",\"reasoningDurationMs\" : 1.5e2 } ] , \"status\" : \"idle\" } "),
+		[]byte(`{"messages":[{"id":"m1","role":"user","content":"\u0000\n\ud800x\n","name":"n\"","id":"m\\"}]}`),
 	}
 	// Snapshots of the 1.0 conversations.
 	files, _ := filepath.Glob("testdata/agui10/*.jsonl")
@@ -109,13 +114,22 @@ func FuzzRestoreDecoders(f *testing.F) {
 		opt := Options{MaxStateBytes: 1 << 12}
 		checkRestoreDecoders(t, opt, data)
 		r := New(opt)
-		if _, err := r.Restore(data); err != nil {
+		_, err := r.Restore(data)
+		// Load is Restore without the change record.
+		l := New(opt)
+		if lerr := l.Load(data); (lerr == nil) != (err == nil) || err != nil && lerr.Error() != err.Error() {
+			t.Fatalf("Load(%q): %v, Restore: %v", data, lerr, err)
+		}
+		if err != nil {
 			if e, ok := err.(*Error); !ok || e.Code != "bad_snapshot" && e.Code != "too_large" {
 				t.Fatalf("Restore(%q): %v", data, err)
 			}
 			return
 		}
 		snap := r.Snapshot()
+		if got := l.Snapshot(); !bytes.Equal(got, snap) {
+			t.Fatalf("Load(%q) snapshot\n%s\nRestore\n%s", data, got, snap)
+		}
 		r2 := New(opt)
 		if _, err := r2.Restore(snap); err != nil {
 			t.Fatalf("restore of own snapshot failed: %v\n%s", err, snap)

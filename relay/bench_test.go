@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,21 @@ func longThread(tb testing.TB, msgs int) (users []string, events [][]byte) {
 	return users, events
 }
 
+// readBody reads a response's body as a client does that knows its length
+// (Content-Length): into one buffer of that size.
+func readBody(resp *http.Response) []byte {
+	defer resp.Body.Close()
+	if n := resp.ContentLength; n >= 0 {
+		b := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, b); err == nil {
+			return b
+		}
+		return nil
+	}
+	b, _ := io.ReadAll(resp.Body)
+	return b
+}
+
 // replay folds the history as a client without the relay must: every
 // event through a fresh reducer.
 func replay(users []string, events [][]byte) *reducer.Reducer {
@@ -67,27 +83,15 @@ func replay(users []string, events [][]byte) *reducer.Reducer {
 func BenchmarkThreadLoad(b *testing.B) {
 	users, events := longThread(b, 10000)
 	snap := joinSnapshot(replay(users, events))
-	st := memstore.New()
-	up := newUpstream(b, &fakeAgent{n: 1})
-	s, rs := newRelay(b, up.URL, st, nil)
-	key := randomKey(keyLen)
-	owner := s.hash("owner", "key", key)
-	tk := s.threadKey(owner, "t")
-	ctx := context.Background()
-	if err := st.Create(ctx, &store.Run{Key: "seed", Thread: tk, Owner: owner, Started: time.Now()}); err != nil {
-		b.Fatal(err)
-	}
-	st.Finish(ctx, "seed", 1, nil, store.OutcomeFinished)
-	if err := st.Fold(ctx, tk, 0, snap, []string{"seed"}, []string{"seed"}); err != nil {
-		b.Fatal(err)
-	}
+	url, key, _ := seedThread(b, snap)
 	load := func(view string) (*reducer.Reducer, int) {
-		resp := get(b, rs.URL, "/threads/t"+view, map[string]string{threadKeyHeader: key})
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp := get(b, url, "/threads/t"+view, map[string]string{threadKeyHeader: key})
+		body := readBody(resp)
 		r := reducer.New(reducer.Options{})
 		if view != "" {
-			if _, err := r.Restore(body); err != nil {
+			// A Go client paints from State(): Load. Restore also writes
+			// the document out for a mirror (timed apart below).
+			if err := r.Load(body); err != nil {
 				b.Fatal(err)
 			}
 			return r, len(body)
@@ -145,34 +149,40 @@ func BenchmarkThreadLoad(b *testing.B) {
 	if r, _ := load("?view=reducer&tail=1"); len(r.State().Messages) != TailMessages {
 		b.Fatalf("%d messages in the tail", len(r.State().Messages))
 	}
-	var tReplay, tFetch, tReducer, tAGUI, tTail time.Duration
+	restoreView := func() {
+		resp := get(b, url, "/threads/t?view=reducer", map[string]string{threadKeyHeader: key})
+		if _, err := reducer.New(reducer.Options{}).Restore(readBody(resp)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Each part starts from a collected heap, as a page load does, not
+	// from the garbage of the part before.
+	timed := func(f func()) time.Duration {
+		runtime.GC()
+		t := time.Now()
+		f()
+		return time.Since(t)
+	}
+	var tReplay, tFetch, tReducer, tRestore, tAGUI, tTail time.Duration
 	var size int
 	for b.Loop() {
-		tt := time.Now()
-		load("?view=reducer&tail=1")
-		tTail += time.Since(tt)
-		t0 := time.Now()
-		replay(users, events)
-		t1 := time.Now()
-		fetchReplay()
-		t2 := time.Now()
-		_, size = load("?view=reducer")
-		t3 := time.Now()
-		load("")
-		t4 := time.Now()
-		tReplay += t1.Sub(t0)
-		tFetch += t2.Sub(t1)
-		tReducer += t3.Sub(t2)
-		tAGUI += t4.Sub(t3)
+		tTail += timed(func() { load("?view=reducer&tail=1") })
+		tReplay += timed(func() { replay(users, events) })
+		tFetch += timed(func() { fetchReplay() })
+		tReducer += timed(func() { _, size = load("?view=reducer") })
+		tRestore += timed(restoreView)
+		tAGUI += timed(func() { load("") })
 	}
 	n := float64(b.N)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / n }
 	b.ReportMetric(ms(tReplay), "ms-replay-in-memory")
 	b.ReportMetric(ms(tFetch), "ms-replay-fetched")
 	b.ReportMetric(ms(tReducer), "ms-load-reducer-view")
+	b.ReportMetric(ms(tRestore), "ms-restore-reducer-view")
 	b.ReportMetric(ms(tAGUI), "ms-load-agui-view")
 	b.ReportMetric(float64(tFetch)/float64(tReducer), "x-fetched/reducer-view")
 	b.ReportMetric(float64(tReplay)/float64(tReducer), "x-in-memory/reducer-view")
+	b.ReportMetric(float64(tFetch)/float64(tRestore), "x-fetched/restore")
 	b.ReportMetric(float64(tFetch)/float64(tAGUI), "x-fetched/agui-view")
 	b.ReportMetric(ms(tTail), "ms-first-paint-tail")
 	b.ReportMetric(float64(tFetch)/float64(tTail), "x-fetched/tail")
@@ -180,6 +190,83 @@ func BenchmarkThreadLoad(b *testing.B) {
 	b.ReportMetric(float64(len(sseBody)), "history-bytes")
 	b.ReportMetric(float64(len(events)), "events")
 	b.ReportMetric(float64(size), "snapshot-bytes")
+}
+
+// seedThread stores snap as the folded snapshot of thread "t" of a new
+// relay, and returns the relay's URL, the thread key to read it with, and
+// the relay.
+func seedThread(b testing.TB, snap []byte) (url, key string, s *Server) {
+	st := memstore.New()
+	up := newUpstream(b, &fakeAgent{n: 1})
+	s, rs := newRelay(b, up.URL, st, nil)
+	key = randomKey(keyLen)
+	owner := s.hash("owner", "key", key)
+	tk := s.threadKey(owner, "t")
+	ctx := context.Background()
+	if err := st.Create(ctx, &store.Run{Key: "seed", Thread: tk, Owner: owner, Started: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	st.Finish(ctx, "seed", 1, nil, store.OutcomeFinished)
+	if err := st.Fold(ctx, tk, 0, snap, []string{"seed"}, []string{"seed"}); err != nil {
+		b.Fatal(err)
+	}
+	return rs.URL, key, s
+}
+
+// BenchmarkThreadRestore: the parts of loading a 10,000-message thread's
+// reducer view: the GET alone (the relay and the transport), Restore
+// alone (the client's decode, with the document a mirror takes) or Load
+// (the state only), and the GET with either.
+func BenchmarkThreadRestore(b *testing.B) {
+	users, events := longThread(b, 10000)
+	url, key, _ := seedThread(b, joinSnapshot(replay(users, events)))
+	fetch := func() []byte {
+		resp := get(b, url, "/threads/t?view=reducer", map[string]string{threadKeyHeader: key})
+		body := readBody(resp)
+		return body
+	}
+	body := fetch()
+	b.Run("get", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			fetch()
+		}
+	})
+	b.Run("restore", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := reducer.New(reducer.Options{}).Restore(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("load-state", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := reducer.New(reducer.Options{}).Load(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("get+restore", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := reducer.New(reducer.Options{}).Restore(fetch()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("get+load", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := reducer.New(reducer.Options{}).Load(fetch()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkOverhead: one run of 1,000 events read through the relay, per

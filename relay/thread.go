@@ -147,7 +147,7 @@ func joinSnapshot(r *reducer.Reducer) []byte {
 func restore(th *store.Thread) *reducer.Reducer {
 	r := reducer.New(reducer.Options{})
 	if _, full := splitSnapshot(th.Snapshot); len(full) > 0 {
-		if _, err := r.Restore(full); err != nil {
+		if err := r.Load(full); err != nil {
 			r.Reset()
 		}
 	}
@@ -392,6 +392,9 @@ func writeSnapshot(w http.ResponseWriter, snap []byte, active *store.Run) {
 	if len(snap) == 0 {
 		snap = reducer.New(reducer.Options{}).Snapshot()
 	}
+	// The length up front: one write of the stored bytes, not chunks, and
+	// a client can read the body into one buffer of its size.
+	h.Set("Content-Length", strconv.Itoa(len(snap)))
 	w.Write(snap)
 }
 

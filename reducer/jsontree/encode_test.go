@@ -70,3 +70,24 @@ func TestAppendJSONDeep(t *testing.T) {
 		t.Errorf("deep AppendJSON wrong (len %d)", len(got))
 	}
 }
+
+// TestAppendStringWords: a byte to escape, or not, at every offset of
+// strings around the eight-byte words AppendString skips plain text by.
+func TestAppendStringWords(t *testing.T) {
+	cases := []struct{ in, out string }{
+		{`"`, `\"`}, {`\`, `\\`}, {"\n", `\n`}, {"\x01", `\u0001`}, {"\x1f", `\u001f`},
+		{"\x7f", "\x7f"}, {" ", " "}, {"!", "!"}, {"#", "#"}, {"[", "["}, {"]", "]"},
+		{"é", "é"}, {"😀", "😀"}, {"\xff", "\uFFFD"}, {"\xed\xa0\x80", `\ud800`},
+	}
+	for _, c := range cases {
+		for n := 0; n <= 19; n++ {
+			for at := 0; at <= n; at++ {
+				in := strings.Repeat("a", at) + c.in + strings.Repeat("a", n-at)
+				want := `"` + strings.Repeat("a", at) + c.out + strings.Repeat("a", n-at) + `"`
+				if got := string(AppendString(nil, in)); got != want {
+					t.Fatalf("AppendString(%q) = %s, want %s", in, got, want)
+				}
+			}
+		}
+	}
+}

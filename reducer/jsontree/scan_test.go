@@ -631,3 +631,33 @@ func TestKindOf(t *testing.T) {
 		t.Errorf("Kind names: %v %v", KindObject, Kind(200))
 	}
 }
+
+// TestIndexQuote: IndexQuote finds what a byte loop finds, at every offset
+// around the eight-byte words, next to bytes with the top bit set and
+// bytes one off '"' and '\\'.
+func TestIndexQuote(t *testing.T) {
+	ref := func(b []byte) int {
+		for i, c := range b {
+			if c == '"' || c == '\\' {
+				return i
+			}
+		}
+		return -1
+	}
+	fills := []byte{'a', 0x80, 0xFF, '"' - 1, '"' + 1, '\\' - 1, '\\' + 1, 0xA2, 0xDC, 0x00, 0x1F}
+	for _, fill := range fills {
+		for n := 0; n <= 20; n++ {
+			for at := -1; at < n; at++ {
+				for _, special := range []byte{'"', '\\'} {
+					b := bytes.Repeat([]byte{fill}, n)
+					if at >= 0 {
+						b[at] = special
+					}
+					if got, want := IndexQuote(b), ref(b); got != want {
+						t.Fatalf("IndexQuote(%q) = %d, want %d", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}

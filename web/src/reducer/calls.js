@@ -43,9 +43,13 @@ export function valueArgs(what, value) {
   }
 }
 
-/** restore(snapshot): {text}, or {record} for a snapshot JSON cannot encode. */
+/**
+ * restore(snapshot): {text} (JSON text, or its UTF-8 bytes, passed on as
+ * they are: a fetched snapshot need not be decoded and encoded again), or
+ * {record} for a snapshot JSON cannot encode.
+ */
 export function snapshotArgs(snapshot) {
-  if (typeof snapshot === 'string') return { text: snapshot };
+  if (typeof snapshot === 'string' || snapshot instanceof Uint8Array) return { text: snapshot };
   try {
     return { text: JSON.stringify(snapshot) };
   } catch (err) { // cyclic, BigInt, nested past the JS stack
@@ -94,4 +98,9 @@ export function resumeFrom(reducer, { id, running }, url, input, options) {
   const { threadId, runId } = reducer.state;
   const made = reducer.runInput(runId ? { threadId, runId } : {});
   return typeof made?.then === 'function' ? made.then(go) : go(made);
+}
+
+/** restore()'s argument as its observers see it: text (bytes decoded). */
+export function snapshotArg(text) {
+  return typeof text === 'string' ? text : new TextDecoder().decode(text);
 }

@@ -7,7 +7,7 @@ import { diagnosticError, chunkData } from '../wasm/records.js';
 import { appendPath } from '../state/ops.js';
 import { Mirror } from '../state/mirror.js';
 import { runStream, settle } from './transport.js';
-import { args, eventArgs, valueArgs, snapshotArgs, SurrogateCarry, resumeFrom } from './calls.js';
+import { args, eventArgs, valueArgs, snapshotArgs, snapshotArg, SurrogateCarry, resumeFrom } from './calls.js';
 import { runTarget } from './run-target.js';
 
 // Reducers garbage-collected without dispose() free their Go state: the
@@ -196,7 +196,7 @@ class AguiReducer extends Mirror {
   restore(snapshot) {
     this.#handle();
     const a = snapshotArgs(snapshot);
-    return a.record ? this.#commitOne(a.record) : this.#act('restore', [a.text], a.text);
+    return a.record ? this.#commitOne(a.record) : this.#act('restore', [this._observers === null ? a.text : snapshotArg(a.text)], a.text);
   }
 
   runInput(options = {}) {

@@ -58,7 +58,9 @@ async function reducerOf(target) {
  * shown), 'cache' (the browser's copy: the relay could not be reached or
  * does not have it) or 'none'; live says a run was going on and was
  * followed; outcome is that run's ('completed', 'aborted', 'failed',
- * 'incomplete') or 'idle'. persist (with options.persist) keeps writing the
+ * 'incomplete') or 'idle'; partial says only the thread's last messages
+ * are shown (the whole thread could not be fetched after them: see
+ * options.tail). persist (with options.persist) keeps writing the
  * reducer's snapshot until persist.stop(). options.onLoad(result) is
  * called once the thread is shown, before its live run is followed (the
  * promise resolves when that run ends).
@@ -66,7 +68,7 @@ async function reducerOf(target) {
 export async function loadThread(target, url, threadId, options = {}) {
   const {
     threadKey, headers, credentials, signal, fetch: fetchImpl = globalThis.fetch,
-    persist, threadsURL, resume, onLoad,
+    persist, threadsURL, resume, onLoad, tail = true,
   } = options ?? {};
   if (threadId === undefined || threadId === null || String(threadId) === '') throw new TypeError('agui thread: loadThread needs a threadId');
   const reducer = await reducerOf(target);
@@ -74,7 +76,7 @@ export async function loadThread(target, url, threadId, options = {}) {
   const hdrs = { ...plainHeaders(headers), ...threadHeaders(threadKey) };
   const store = persistStore(persist);
   const key = `${String(where)}`;
-  const result = { source: 'none', found: false, live: false, outcome: 'idle', offline: false, cached: false, persist: null };
+  const result = { source: 'none', found: false, live: false, outcome: 'idle', offline: false, cached: false, partial: false, persist: null };
 
   if (store) {
     try {
@@ -88,18 +90,40 @@ export async function loadThread(target, url, threadId, options = {}) {
   }
   const keep = () => { if (store && !result.persist) result.persist = persistReducer(reducer, store, key); };
 
-  let res;
+  const get = (query) => fetchImpl(`${where}?view=reducer${query}`, {
+    method: 'GET', headers: { Accept: 'application/json', ...hdrs }, signal, ...(credentials ? { credentials } : {}),
+  });
+  // Unless tail is false, and when nothing is painted yet: the last
+  // messages first (a long thread shows its end at once), then the whole
+  // thread, which replaces them before any live event is folded (the
+  // tail's cursor is not used).
+  let res = null;
+  if (tail && !result.cached) {
+    try {
+      const t = await get('&tail=1');
+      if (!t.ok) t.body?.cancel().catch(() => {});
+      // The tail is the whole thread only when the relay says so (a
+      // cross-origin page sees the header only when the server exposes it).
+      else if (t.headers.get('X-Agui-Partial') === 'false') res = t;
+      else {
+        await reducer.restore(new Uint8Array(await t.arrayBuffer()));
+        Object.assign(result, { partial: true, source: 'relay', found: true });
+      }
+    } catch (err) {
+      if (isAbort(err, signal)) { result.outcome = 'aborted'; return result; }
+    }
+  }
+  // The tail alone is not kept: it would stand for the thread offline.
+  const keepWhole = () => { if (!result.partial) keep(); };
   try {
-    res = await fetchImpl(`${where}?view=reducer`, {
-      method: 'GET', headers: { Accept: 'application/json', ...hdrs }, signal, ...(credentials ? { credentials } : {}),
-    });
+    res ??= await get('');
   } catch (err) {
     if (isAbort(err, signal)) { result.outcome = 'aborted'; return result; }
-    result.offline = true; // the cached copy (if any) stays
-    keep();
+    result.offline = true; // the cached copy (or the tail), if any, stays
+    keepWhole();
     return result;
   }
-  if (res.status === 404 || res.status === 401 || res.status === 410) {
+  if (!result.partial && (res.status === 404 || res.status === 401 || res.status === 410)) {
     res.body?.cancel().catch(() => {});
     keep(); // the relay has no such thread for this key: a new one (or only the cached copy)
     return result;
@@ -108,12 +132,15 @@ export async function loadThread(target, url, threadId, options = {}) {
     res.body?.cancel().catch(() => {});
     result.offline = true;
     result.status = res.status;
-    keep();
+    keepWhole();
     return result;
   }
-  const snapshot = await res.text();
+  // The bytes as they came: restore() takes them without decoding and
+  // encoding 3 MB of text again.
+  const snapshot = new Uint8Array(await res.arrayBuffer());
   const cursor = res.headers.get('X-Agui-Last-Event-ID') ?? '';
   await reducer.restore(snapshot);
+  result.partial = false;
   result.source = 'relay';
   result.found = true;
   result.cached = false;

@@ -6,7 +6,7 @@ import { chunkData, compactBytes } from '../wasm/records.js';
 import { Mirror } from '../state/mirror.js';
 import { plainHeaders, settle } from '../reducer/transport.js';
 import { portablePolicy, badCursor, badCursorError } from '../reducer/resume.js';
-import { args, eventArgs, valueArgs, snapshotArgs, SurrogateCarry, resumeFrom } from '../reducer/calls.js';
+import { args, eventArgs, valueArgs, snapshotArgs, snapshotArg, SurrogateCarry, resumeFrom } from '../reducer/calls.js';
 
 // Worker reducers garbage-collected without dispose() are disposed in the
 // worker: the held value names the host and the reducer id, never the
@@ -223,7 +223,7 @@ class WorkerReducer extends Mirror {
   snapshot() { return this.#call('snapshot', []); }
   restore(snapshot) {
     const a = snapshotArgs(snapshot);
-    return a.record ? this.#commitOne(a.record) : this.#action('restore', [a.text], () => a.text);
+    return a.record ? this.#commitOne(a.record) : this.#action('restore', [this._observers === null ? a.text : snapshotArg(a.text)], () => a.text);
   }
   runInput(options = {}) { return this.#async(() => this.#call('runInput', [args.runInput(options)])); }
   messages() { return this.#call('messages', []); }

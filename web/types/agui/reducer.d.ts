@@ -79,9 +79,10 @@ export interface Reducer extends MirrorAPI {
    *  nothing. Assistant tool calls are mirrored into toolCalls. */
   setMessages(messages: JSONValue[]): ChangeRecord;
   snapshot(): AgentState;
-  /** Replaces the state by a snapshot; a bad one (or one JSON.stringify cannot encode) yields an
-   *  error diagnostic and changes nothing. */
-  restore(snapshot: AgentState | string): ChangeRecord;
+  /** Replaces the state by a snapshot (the state, its JSON text, or that text's UTF-8 bytes, as
+   *  fetched); a bad one (or one JSON.stringify cannot encode) yields an error diagnostic and
+   *  changes nothing. */
+  restore(snapshot: AgentState | string | Uint8Array): ChangeRecord;
   /** The RunAgentInput for the next request (fresh runId, official Message[] shape). */
   runInput(options?: RunInputOptions): RunAgentInput;
   /** The conversation in the official AG-UI Message[] shape. */
@@ -109,7 +110,7 @@ export interface WorkerReducer extends MirrorAPI {
   setState(state: JSONValue): Promise<ChangeRecord>;
   setMessages(messages: JSONValue[]): Promise<ChangeRecord>;
   snapshot(): Promise<AgentState>;
-  restore(snapshot: AgentState | string): Promise<ChangeRecord>;
+  restore(snapshot: AgentState | string | Uint8Array): Promise<ChangeRecord>;
   runInput(options?: RunInputOptions): Promise<RunAgentInput>;
   messages(): Promise<JSONValue[]>;
   /** The fetch and the SSE parsing run in the worker (options.fetch, resume.sleep and

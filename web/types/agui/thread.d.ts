@@ -28,6 +28,13 @@ export interface LoadThreadOptions {
   onLoad?: (result: LoadThreadResult) => void;
   /** The reconnect policy when the attached run's stream is cut (as run()'s). */
   resume?: ResumeOptions | boolean;
+  /**
+   * Default true: paint the thread's last 50 messages first (GET threads/{threadId}?view=reducer&tail=1),
+   * then restore the whole thread, which replaces them before any event of a live run is folded: a
+   * long thread shows its end at once (a thread that is its own tail costs one request). Not used
+   * when the browser's copy was painted (persist). false: the whole thread in one request.
+   */
+  tail?: boolean;
 }
 
 export interface LoadThreadResult {
@@ -45,6 +52,8 @@ export interface LoadThreadResult {
   status?: number;
   /** The copy shown came from the browser's store. */
   cached: boolean;
+  /** Only the thread's last messages are shown: the whole thread could not be fetched after them (tail). */
+  partial: boolean;
   /** With persist: the writer of the reducer's snapshot; stop() writes what is pending and stops. */
   persist: { stop(): Promise<void>; flush(): Promise<void> } | null;
 }
