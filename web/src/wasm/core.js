@@ -19,6 +19,7 @@ export class Core {
     this.inPtr = this.x.inPtr() >>> 0;
     this.inCap = this.x.inCap();
     this.compact = typeof this.x.applyCompact === 'function';
+    this.tokens = typeof this.x.applyToken === 'function';
     this.live = 0; // handles created and not released
     // applyCompact's single text append, when it returned COMPACT
     this.appendKey = '';
@@ -128,6 +129,31 @@ export class Core {
         this.appendKey = u8[p + 1] === 1 ? 'content' : 'reasoning';
         this.appendIndex = (u8[p + 2] | (u8[p + 3] << 8) | (u8[p + 4] << 16) | (u8[p + 5] << 24)) >>> 0;
         this.appendText = decodeText(u8, p + 6, p + n);
+        return COMPACT;
+      }
+    }
+    return this.result(n);
+  }
+
+  /**
+   * A streamed token by its fields (records.js tokenKind): kind, id and
+   * delta, no JSON. Returns COMPACT when the record is the append of delta
+   * itself (appendText is delta then) or another single text append, else
+   * what apply returns.
+   */
+  applyToken(h, kind, id, delta) {
+    this.check();
+    const idLen = this.put(0, id);
+    const n = this.x.applyToken(h, kind, idLen, this.put(idLen, delta));
+    if (n >= 6) {
+      this.check();
+      const p = this.x.outPtr() >>> 0;
+      const u8 = this.view();
+      const form = u8[p];
+      if (form === 1 || form === 2) {
+        this.appendKey = u8[p + 1] === 1 ? 'content' : 'reasoning';
+        this.appendIndex = (u8[p + 2] | (u8[p + 3] << 8) | (u8[p + 4] << 16) | (u8[p + 5] << 24)) >>> 0;
+        this.appendText = form === 2 ? delta : decodeText(u8, p + 6, p + n);
         return COMPACT;
       }
     }
