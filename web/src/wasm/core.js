@@ -25,6 +25,12 @@ export class Core {
     this.appendKey = '';
     this.appendIndex = 0;
     this.appendText = '';
+    // applyToken's id, still at the start of the input buffer, and the view
+    // after it: the tokens of one message repeat its id (null once
+    // another call writes the buffer).
+    this.tokenId = null;
+    this.tokenIdLen = 0;
+    this.tokenView = null;
   }
 
   get exited() { return this.go.exited === true; }
@@ -52,6 +58,7 @@ export class Core {
   }
 
   grow(n) {
+    this.tokenId = null;
     this.inPtr = this.x.growIn(n) >>> 0;
     this.check();
     this.inCap = this.x.inCap();
@@ -67,6 +74,7 @@ export class Core {
 
   /** Writes a string (as UTF-8) or bytes at offset off of the input buffer. */
   put(off, v) {
+    if (off === 0) this.tokenId = null;
     if (typeof v === 'string') {
       if (off + v.length * 3 > this.inCap) {
         if (off + v.length <= this.inCap) { // ASCII-heavy text may still fit
@@ -143,8 +151,19 @@ export class Core {
    */
   applyToken(h, kind, id, delta) {
     this.check();
-    const idLen = this.put(0, id);
-    const n = this.x.applyToken(h, kind, idLen, this.put(idLen, delta));
+    let idLen = this.tokenIdLen;
+    let deltaLen;
+    // (A view detached by the memory's growth has length 0.)
+    if (id !== this.tokenId || delta.length * 3 > this.tokenView.length) {
+      idLen = this.put(0, id);
+      deltaLen = this.put(idLen, delta);
+      this.tokenId = id;
+      this.tokenIdLen = idLen;
+      this.tokenView = this.input(idLen);
+    } else {
+      deltaLen = encoder.encodeInto(delta, this.tokenView).written;
+    }
+    const n = this.x.applyToken(h, kind, idLen, deltaLen);
     if (n >= 6) {
       this.check();
       const p = this.x.outPtr() >>> 0;
