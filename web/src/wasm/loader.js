@@ -38,10 +38,6 @@ export async function loadCore(wasmURL, options = {}) {
   const Go = options?.wasmExecURL ? await goClass(String(options.wasmExecURL)) : BundledGo;
   const go = new Go();
   go.argv = ['agui'];
-  // A reducer's heap is small and allocation is most of its collector's
-  // work: collecting at 5× the live heap, not 2×, saves about 15% of a
-  // short chat's fold for a few MB (set here: runtime/debug would grow the module).
-  go.env = { ...go.env, GOGC: '400' };
   let exitCode = null;
   go.exit = (code) => {
     exitCode = code;
