@@ -550,9 +550,15 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	var e *Diagnostic
 	switch d {
 	case dialectAGUI:
-		if pin == dialectAGUI {
+		switch {
+		case pin == dialectAGUI && t.emitObjFn != nil:
+			// Pinned to canonical AG-UI, the translator translates
+			// nothing: what passOn would remember is never read (it gives
+			// no ids, closes no segment, streams no text).
+			t.emitObjFn(data, obj)
+		case pin == dialectAGUI:
 			t.passOn(data, obj)
-		} else {
+		default:
 			e = t.applyAGUI(name, data, obj)
 		}
 	case dialectSSEContract:
