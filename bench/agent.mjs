@@ -12,9 +12,10 @@
 // Chromium context, per run). Prints the tables and writes
 // bench/results-agent.json; the bars are judged on the production rows.
 //
-//   node bench/agent.mjs [--quick] [--node-only] [--no-dev] [--no-large] [--no-cold] [--large-only] [--out FILE]
+//   node bench/agent.mjs [--quick] [--short [reps]] [--node-only] [--no-dev] [--no-large] [--no-cold] [--large-only] [--out FILE]
 //
 // --large-only: the large-arguments scenario alone (no conversations, no cold runs).
+// --short [reps]: the 1-turn, 1-subscriber row alone (default 15 repetitions).
 
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -39,17 +40,22 @@ const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : join(benchDir, 'results-agent.json');
 const largeOnly = args.includes('--large-only');
 const coldOnly = args.includes('--cold-only');
-const noCold = largeOnly || args.includes('--no-cold');
-const options = largeOnly ? { lengths: [], subscribers: [] } : quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
+const noCold = largeOnly || args.includes('--no-cold') || args.includes('--short');
+// --short [reps]: the short-chat bar's row alone (1 turn, 1 subscriber),
+// with more repetitions (default 15), no large, cold or development runs.
+const shortIdx = args.indexOf('--short');
+const short = shortIdx >= 0;
+const options = largeOnly ? { lengths: [], subscribers: [] } : short ? { lengths: [1], subscribers: [1], reps: Number(args[shortIdx + 1]) || 15 }
+  : quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
 // Development mode: the rows the bars read, and one subscriber at 1 turn.
 const devOptions = quick ? options : { lengths: [1, 25, 100], subscribers: [1, 10] };
 const devChild = args.includes('--dev-child'); // this process is the Node development run
 const coldIdx = args.indexOf('--cold-child'); // this process is one cold run of one side
-const withDevRuns = !args.includes('--no-dev') && !devChild && !args.includes('--large-only');
+const withDevRuns = !args.includes('--no-dev') && !devChild && !args.includes('--large-only') && !args.includes('--short');
 // The large-arguments scenario: 3 × 100 KB without and with the preview
 // reader, and 3 × 32 KB with it (the bars' sizes); the same repetitions for
 // both agents.
-const largeOptions = args.includes('--no-large') ? null : quick
+const largeOptions = args.includes('--no-large') || args.includes('--short') ? null : quick
   ? { scenarios: [{ bytes: 32_000, subscribers: 10, reader: false }, { bytes: 32_000, subscribers: 1, reader: true }, { bytes: 32_000, subscribers: 10, reader: true }], reps: 1 }
   : {
     scenarios: [

@@ -139,7 +139,7 @@ export async function runBench(options = {}) {
     const first = Math.max(0, last - (oursWindowTurns - 1));
     let oursEvents = 0;
     for (let t = first; t <= last; t++) oursEvents += texts[t].length;
-    const acc = () => ({ window: [], total: [] });
+    const acc = () => ({ window: [], total: [], totalGc: [], gcIdle: [] });
     return [n, { last, first, lastEvents: texts[last].length, oursEvents, official: acc(), ours: acc(), oursEvent: acc() }];
   }));
 
@@ -162,6 +162,10 @@ export async function runBench(options = {}) {
     const acc = at.get(n)[side];
     await tick();
     collect();
+    // What a full collection costs with no fold's garbage (one right after another).
+    const gi0 = now();
+    collect();
+    const gcIdle = now() - gi0;
     // Warm again what the collection may have cooled (caches, the code it
     // flushed): a few turns of the same side, untimed.
     if (side === 'official') {
@@ -188,7 +192,14 @@ export async function runBench(options = {}) {
       await officialRun(agent, conv.threadId, conv.turns[last].runId, conv.turns[last].events);
       const w = now() - t1;
       acc.window.push(w);
-      if (n <= fullMax) acc.total.push(prefix + w);
+      if (n <= fullMax) {
+        acc.total.push(prefix + w);
+        // The whole fold with its garbage collected: plus a full collection right after it.
+        const g0 = now();
+        collect();
+        acc.totalGc.push(prefix + w + now() - g0);
+        acc.gcIdle.push(gcIdle);
+      }
       if (agent.messages.length !== 3 * n) throw new Error(`official: ${agent.messages.length} messages after ${n} turns`);
     } else {
       const ours = ourReducer(factory, side === 'ours' ? 'frame' : 'event');
@@ -199,6 +210,10 @@ export async function runBench(options = {}) {
       const t2 = now();
       acc.window.push(t2 - t1);
       acc.total.push(t2 - t0);
+      const g0 = now();
+      collect();
+      acc.totalGc.push(t2 - t0 + now() - g0);
+      acc.gcIdle.push(gcIdle);
       const { r } = ours;
       if (r.state.messages.length !== 3 * n || ours.seen() === 0) throw new Error(`ours: ${r.state.messages.length} messages after ${n} turns`);
       r.dispose();
@@ -212,6 +227,11 @@ export async function runBench(options = {}) {
     perEventUs: us(median(acc.window), events),
     perEventBestUs: us(best(acc.window), events),
     totalMs: acc.total.length ? median(acc.total) : null,
+    // With a full collection right after the fold, inside the timing (its
+    // garbage collected), and what such a collection costs with no fold's
+    // garbage (gcIdleMs): only where the runtime exposes gc().
+    totalGcMs: acc.totalGc.length && typeof globalThis.gc === 'function' ? median(acc.totalGc) : null,
+    gcIdleMs: acc.gcIdle.length && typeof globalThis.gc === 'function' ? median(acc.gcIdle) : null,
     windowMs: acc.window,
   });
   for (const n of lengths) {
@@ -229,8 +249,10 @@ export async function runBench(options = {}) {
     row.ratio = row.official.perEventUs / row.ours.perEventUs;
     row.ratioEvent = row.official.perEventUs / row.oursEvent.perEventUs;
     row.totalRatio = row.official.totalMs != null ? row.official.totalMs / row.ours.totalMs : null;
+    row.totalGcRatio = row.official.totalGcMs != null && row.ours.totalGcMs != null ? row.official.totalGcMs / row.ours.totalGcMs : null;
     results.lengths.push(row);
     log(`${n} turns: official ${row.official.perEventUs.toFixed(1)} µs/event, ours ${row.ours.perEventUs.toFixed(2)} µs/event (${row.oursEvent.perEventUs.toFixed(2)} reading every event), ratio ${row.ratio.toFixed(1)}×`);
+    if (row.totalGcRatio != null) log(`${n} turns, whole fold: official ${row.official.totalMs.toFixed(1)} ms, ours ${row.ours.totalMs.toFixed(2)} ms (${row.totalRatio.toFixed(1)}×); with a full collection after it: official ${row.official.totalGcMs.toFixed(1)} ms, ours ${row.ours.totalGcMs.toFixed(2)} ms (${row.totalGcRatio.toFixed(1)}×; a collection with no fold's garbage: ${row.ours.gcIdleMs.toFixed(2)} ms)`);
   }
 
   // The official total at lengths past fullMax: estimated from the per-event

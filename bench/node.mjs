@@ -3,7 +3,7 @@
 // over web/dist/agui.wasm), prints the table and writes bench/results.json.
 // Also prints the wasm sizes (raw, gzip -9, brotli -q 11, computed here).
 //
-//   node bench/node.mjs [--quick] [--out FILE]
+//   node bench/node.mjs [--quick] [--lengths 25,100] [--no-reliability] [--out FILE]   (AGUI_WASM: another module)
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
@@ -27,7 +27,10 @@ const quick = args.includes('--quick');
 const outIdx = args.indexOf('--out');
 const out = outIdx >= 0 ? args[outIdx + 1] : new URL('./results.json', import.meta.url);
 
-const wasmURL = new URL('../web/dist/agui.wasm', import.meta.url);
+// --lengths 25,100: only these conversation lengths (turns); --no-reliability: skip reliability.mjs.
+const lengthsIdx = args.indexOf('--lengths');
+const lengths = lengthsIdx >= 0 ? args[lengthsIdx + 1].split(',').map(Number) : null;
+const wasmURL = process.env.AGUI_WASM ? new URL('file://' + process.env.AGUI_WASM) : new URL('../web/dist/agui.wasm', import.meta.url);
 
 export function wasmSizes(bytes = readFileSync(wasmURL)) {
   return {
@@ -53,11 +56,12 @@ const res = await runBench({
   now: () => performance.now(),
   log: (s) => console.error(`  [node] ${s}`),
   ...(quick ? { lengths: [5, 25], reps: 2, memoryConversations: 3, memoryTurns: 10, parseBlocks: 10 } : {}),
+  ...(lengths !== null ? { lengths } : {}),
 });
 res.sizes = sizes;
 res.runtime = { name: 'node', version: process.version, v8: process.versions.v8 };
 res.bars.push({ bar: 'brotli module ≤ 700 KB', value: sizes.brotli / 1024, met: sizes.brotli <= 700000 });
-res.reliability = await runReliability({
+res.reliability = args.includes('--no-reliability') ? null : await runReliability({
   wasmURL,
   now: () => performance.now(),
   cpu: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; },
@@ -67,5 +71,5 @@ res.reliability = await runReliability({
 res.elapsedS = (performance.now() - t0) / 1000;
 writeFileSync(out, JSON.stringify(res, null, 2) + '\n');
 console.log(table(res, `Node ${process.version} (V8 ${process.versions.v8}), ${res.meta.reps} interleaved reps, medians`));
-console.log(`\nReliability (bench/reliability.mjs):\n${reliabilityLines(res.reliability).map((l) => `- ${l}`).join('\n')}`);
+if (res.reliability !== null) console.log(`\nReliability (bench/reliability.mjs):\n${reliabilityLines(res.reliability).map((l) => `- ${l}`).join('\n')}`);
 console.log(`\nwrote ${out instanceof URL ? 'bench/results.json' : out} (${res.elapsedS.toFixed(0)} s)`);

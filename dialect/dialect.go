@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/eventjson"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
@@ -120,10 +121,13 @@ type Translator struct {
 
 	emitFn  func([]byte)
 	amendFn func([]byte) // nil: amendments are emitted as AmendEvent
-	wrap    []byte       // an amendment wrapped as AmendEvent
-	diags   []Diagnostic
-	b       []byte  // the event being built
-	bld     builder // and its builder
+	// emitObjFn, when a Pipeline translates, takes an event passed on as
+	// it came together with its parse, which it takes over.
+	emitObjFn func([]byte, *jsontree.Object)
+	wrap      []byte // an amendment wrapped as AmendEvent
+	diags     []Diagnostic
+	b         []byte  // the event being built
+	bld       builder // and its builder
 
 	// The conversation as the stream told it.
 	msgs       map[string]bool     // message ids in use
@@ -484,8 +488,15 @@ func (t *Translator) Translate(name string, data []byte, emit func(event []byte)
 // amend, in the order they come, for reducer.Reducer.Amend. A nil amend
 // is Translate's behaviour.
 func (t *Translator) TranslateTo(name string, data []byte, emit, amend func([]byte)) []Diagnostic {
-	t.emitFn, t.amendFn, t.diags = emit, amend, t.diags[:0]
-	defer func() { t.emitFn, t.amendFn = nil, nil }()
+	return t.translateTo(name, data, emit, nil, amend)
+}
+
+// translateTo is TranslateTo, with emitObj (nil: emit) for the canonical
+// events passed on as they came, with their parse: a Pipeline's reducer
+// decodes it instead of parsing the text again.
+func (t *Translator) translateTo(name string, data []byte, emit func([]byte), emitObj func([]byte, *jsontree.Object), amend func([]byte)) []Diagnostic {
+	t.emitFn, t.emitObjFn, t.amendFn, t.diags = emit, emitObj, amend, t.diags[:0]
+	defer func() { t.emitFn, t.emitObjFn, t.amendFn = nil, nil, nil }()
 	if err := t.translate(name, data); err != nil && err != errIgnored {
 		t.diags = append(t.diags[:0], *err)
 	}
@@ -539,9 +550,15 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	var e *Diagnostic
 	switch d {
 	case dialectAGUI:
-		if pin == dialectAGUI {
+		switch {
+		case pin == dialectAGUI && t.emitObjFn != nil:
+			// Pinned to canonical AG-UI, the translator translates
+			// nothing: what passOn would remember is never read (it gives
+			// no ids, closes no segment, streams no text).
+			t.emitObjFn(data, obj)
+		case pin == dialectAGUI:
 			t.passOn(data, obj)
-		} else {
+		default:
 			e = t.applyAGUI(name, data, obj)
 		}
 	case dialectSSEContract:
@@ -574,6 +591,28 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 func (t *Translator) hotCanonical(data []byte) bool {
 	id, ok := hotCanonical(data)
 	return ok && (len(t.texts) == 0 || t.texts[string(id)] == nil)
+}
+
+// passesToken reports whether translate would pass on, untouched and
+// unparsed, the token event of this type, id and delta length written in
+// the layout hotCanonical checks (reducer.AppendToken's).
+func (t *Translator) passesToken(typ reducer.EventType, id []byte, deltaLen int) bool {
+	switch t.pin {
+	case dialectAuto, dialectAGUI, dialectTanStack:
+	default:
+		return false
+	}
+	switch typ {
+	case reducer.TextMessageContent:
+		if deltaLen == 0 {
+			return false
+		}
+	case reducer.ReasoningMessageContent, reducer.ToolCallArgs:
+	default:
+		return false
+	}
+	return t.stepMsg == "" && reducer.TokenFits(typ, len(id), deltaLen, t.opt.MaxEventBytes) &&
+		(len(t.texts) == 0 || t.texts[string(id)] == nil)
 }
 
 // hotCanonical is the layout check of Translator.hotCanonical; it returns

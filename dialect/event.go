@@ -178,6 +178,13 @@ func (t *Translator) passOn(data []byte, obj *jsontree.Object) {
 		return
 	}
 	in := infoOf(obj)
+	if t.emitObjFn != nil && in.messages == nil {
+		// The reducer takes the tree over (it may keep and patch parts of
+		// it): the translator keeps only in's strings.
+		t.emitObjFn(data, obj)
+		t.observe(&in)
+		return
+	}
 	t.emit(data, &in)
 }
 

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"github.com/agui-reducer/agui/reducer"
+	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/reducer/sse"
 )
 
@@ -20,8 +21,11 @@ type Pipeline struct {
 	cur    *reducer.Change // the change Apply is filling
 
 	// fold and amend fold a canonical event and an amendment into cur;
-	// made once, so that a frame allocates no closure.
+	// made once, so that a frame allocates no closure. foldObj folds an
+	// event the translator passed on with its parse (nil unless the
+	// translator parses as the reducer does).
 	fold, amend func([]byte)
+	foldObj     func([]byte, *jsontree.Object)
 }
 
 // NewPipeline returns a Pipeline folding into r what t translates; a nil t
@@ -31,6 +35,10 @@ func NewPipeline(r *reducer.Reducer, t *Translator) *Pipeline {
 	p := &Pipeline{r: r, t: t}
 	p.fold = func(ev []byte) { p.r.ApplyAppend(p.cur, ev) }
 	p.amend = func(v []byte) { p.r.Amend(p.cur, v) }
+	if t != nil && t.opt.MaxDepth == r.Options().MaxDepth {
+		// One parse per event: the reducer decodes the translator's tree.
+		p.foldObj = func(ev []byte, obj *jsontree.Object) { p.r.ApplyObject(p.cur, ev, obj) }
+	}
 	return p
 }
 
@@ -45,7 +53,7 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 		return
 	}
 	p.cur = c
-	for _, d := range p.t.TranslateTo(name, data, p.fold, p.amend) {
+	for _, d := range p.t.translateTo(name, data, p.fold, p.foldObj, p.amend) {
 		level := reducer.LevelError
 		if d.Warning {
 			level = reducer.LevelWarning
@@ -53,6 +61,19 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
 	}
 	p.cur = nil
+}
+
+// ApplyToken is Apply of a streamed token given by its decoded fields
+// (reducer.Reducer.ApplyToken describes them), as a frame without an
+// event name: the reducer folds the fields when the translator would pass
+// the event on untouched, else the event's JSON text goes through Apply.
+func (p *Pipeline) ApplyToken(c *reducer.Change, typ reducer.EventType, id, delta []byte) {
+	if p.t != nil && !p.t.passesToken(typ, id, len(delta)) {
+		p.Apply(c, "", reducer.AppendToken(nil, typ, id, delta))
+		return
+	}
+	c.Reset()
+	p.r.ApplyToken(c, typ, id, delta)
 }
 
 // Feed parses a piece of an SSE body, split anywhere, and folds every frame

@@ -201,7 +201,6 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	if m == nil {
 		return false
 	}
-	r.touch(m)
 	var delta string
 	switch {
 	case dEsc:
@@ -214,10 +213,18 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	default:
 		delta = string(data[i:dEnd])
 	}
+	return r.foldHotText(c, m, reasoning, delta)
+}
+
+// foldHotText appends delta to m's content (or reasoning) when it is
+// already a string and stays within the field limit, as textContent /
+// reasoningContent do; else it reports false and changes nothing.
+func (r *Reducer) foldHotText(c *Change, m *Message, reasoning bool, delta string) bool {
 	if reasoning {
 		if !m.hasReasoning || len(m.reasoning)+len(delta) > r.opt.MaxFieldBytes {
 			return false
 		}
+		r.touch(m)
 		m.reasoning = appendJS(m.reasoning, delta)
 		if delta != "" {
 			c.appendText(reasoningPath(m), delta)
@@ -227,6 +234,7 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	if m.contentKind != contentText || len(m.text)+len(delta) > r.opt.MaxFieldBytes {
 		return false
 	}
+	r.touch(m)
 	m.text = appendJS(m.text, delta)
 	if delta != "" {
 		c.appendText(contentPath(m), delta)

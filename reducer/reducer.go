@@ -163,6 +163,24 @@ func (r *Reducer) ApplyAppend(c *Change, data []byte) {
 	r.applyData(c, data)
 }
 
+// ApplyObject is ApplyAppend of an event that the caller parsed already:
+// obj is data parsed by eventjson.ParseObject with the reducer's MaxDepth
+// (a translator that read the event before passing it on, package
+// dialect). The reducer takes obj over, and may keep and change parts of
+// it: the caller must not use it afterwards.
+func (r *Reducer) ApplyObject(c *Change, data []byte, obj *jsontree.Object) {
+	if len(data) > r.opt.MaxEventBytes {
+		c.failErr(eventjson.TooLarge(len(data), r.opt.MaxEventBytes))
+		return
+	}
+	ev, err := DecodeEventObject(obj)
+	if err != nil {
+		c.failErr(err)
+		return
+	}
+	r.applyEvent(c, &ev)
+}
+
 // applyData decodes one canonical event from its JSON text and folds it.
 func (r *Reducer) applyData(c *Change, data []byte) {
 	// Streamed tokens are nearly every event: decode them without a tree.

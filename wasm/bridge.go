@@ -242,7 +242,12 @@ const (
 func applyCompact(h int32, name, data []byte) int32 {
 	inst := lookup(h)
 	inst.p.Apply(&inst.change, string(name), data)
-	c := &inst.change
+	return compactRecord(&inst.change)
+}
+
+// compactRecord writes c in the compact form when it is a single text
+// append, else as JSON.
+func compactRecord(c *reducer.Change) int32 {
 	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && !hasLoneSurrogate(c.Ops[0].Text) {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
 			out = append(out[:0], compactAppend, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
@@ -252,6 +257,33 @@ func applyCompact(h int32, name, data []byte) int32 {
 	}
 	out = c.AppendJSON(out[:0])
 	return ok()
+}
+
+// Tokens. applyToken folds a streamed token given by its fields (the
+// drop-in agent holds the event decoded: no JSON is written for it, nor
+// scanned): kind 1 TEXT_MESSAGE_CONTENT, 2 REASONING_MESSAGE_CONTENT, 3
+// TOOL_CALL_ARGS; id (messageId or toolCallId) and delta as UTF-8. When
+// the record is the append of delta itself to a message's content or
+// reasoning (nearly always), the output is
+//
+//	[0x02, field, index as uint32 little-endian]
+//
+// (JS has the text already); else what applyCompact outputs.
+const compactAppendDelta = 2
+
+var tokenTypes = [...]reducer.EventType{reducer.TextMessageContent, reducer.ReasoningMessageContent, reducer.ToolCallArgs}
+
+func applyToken(h, kind int32, id, delta []byte) int32 {
+	inst := lookup(h)
+	c := &inst.change // another kind is a bridge bug: the index panics, recoverCall reports it
+	inst.p.ApplyToken(c, tokenTypes[kind-1], id, delta)
+	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && c.Ops[0].Text == string(delta) {
+		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
+			out = append(out[:0], compactAppendDelta, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
+			return ok()
+		}
+	}
+	return compactRecord(c)
 }
 
 // hasLoneSurrogate reports whether text holds a lone UTF-16 surrogate

@@ -94,6 +94,15 @@ func wasmApplyCompact(h, nameLen, dataLen int32) (r int32) {
 	return applyCompact(h, in[:nameLen], in[nameLen:nameLen+dataLen])
 }
 
+// applyToken: a streamed token's id (idLen bytes) then its delta
+// (deltaLen bytes), as text (bridge.go describes it).
+//
+//go:wasmexport applyToken
+func wasmApplyToken(h, kind, idLen, deltaLen int32) (r int32) {
+	defer recoverCall(h, &r)
+	return applyToken(h, kind, in[:idLen], in[idLen:idLen+deltaLen])
+}
+
 //go:wasmexport feed
 func wasmFeed(h, n int32) (r int32) {
 	defer recoverCall(h, &r)

@@ -54,6 +54,23 @@ func Parse(data []byte, opt ParseOptions) (Value, error) {
 	return p.parse()
 }
 
+// initStacks gives the parse its stacks when its first container opens: one
+// allocation sized for an event (growing three slices from nil cost
+// several allocations per parse).
+func (p *parser) initStacks() {
+	if p.stack == nil {
+		b := new(parseStacks)
+		p.stack, p.vals, p.keys = b.stack[:0], b.vals[:0], b.keys[:0]
+	}
+}
+
+// parseStacks holds the initial stacks of a parse.
+type parseStacks struct {
+	stack [4]frame
+	vals  [8]Value
+	keys  [8]string
+}
+
 // frame is an open array or object. Its members are collected on the
 // parser's shared vals/keys stacks and copied into exactly sized slices when
 // the container closes, so growing a container costs no allocations.
@@ -100,6 +117,9 @@ func slot(b []byte) int {
 
 // keyString returns b as a string, reusing an earlier identical key.
 func (p *parser) keyString(b []byte) string {
+	if k := commonKey(b); k != "" {
+		return k
+	}
 	if len(b) == 0 || len(b) > maxCachedKey || p.noCache {
 		return string(b)
 	}
@@ -111,6 +131,20 @@ func (p *parser) keyString(b []byte) string {
 		*c = string(b)
 	}
 	return *c
+}
+
+// commonKeys are keys that AG-UI events and change records use, returned
+// as these constants (no allocation) when a key is one of them.
+var commonKeys = [...]string{"type", "messageId", "toolCallId", "delta", "role", "content", "op", "path", "value"}
+
+// commonKey returns the constant string of a common key, else "".
+func commonKey(b []byte) string {
+	for _, k := range commonKeys {
+		if len(k) == len(b) && k == string(b) {
+			return k
+		}
+	}
+	return ""
 }
 
 // stringValue returns b as a boxed string Value, reusing an earlier one.
@@ -171,6 +205,7 @@ func (p *parser) parse() (Value, error) {
 					v = &Array{}
 					break
 				}
+				p.initStacks()
 				p.stack = append(p.stack, frame{start: len(p.vals)})
 				continue
 			}
@@ -179,6 +214,7 @@ func (p *parser) parse() (Value, error) {
 				v = &Object{}
 				break
 			}
+			p.initStacks()
 			p.stack = append(p.stack, frame{isObj: true, start: len(p.vals), keyStart: len(p.keys)})
 			if err := p.key(); err != nil {
 				return nil, err

@@ -3,7 +3,7 @@
 import { loadCore } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
 import { COMPACT } from '../wasm/core.js';
-import { diagnosticError, chunkData } from '../wasm/records.js';
+import { diagnosticError, chunkData, tokenKind } from '../wasm/records.js';
 import { appendPath } from '../state/ops.js';
 import { Mirror } from '../state/mirror.js';
 import { runStream, settle } from './transport.js';
@@ -83,6 +83,13 @@ class AguiReducer extends Mirror {
 
   apply(event, frame = '') {
     const h = this.#handle();
+    const kind = frame === '' && this.#core.tokens ? tokenKind(event) : 0;
+    if (kind !== 0) {
+      // A streamed token: its fields cross, not its JSON text.
+      const rec = this.#fold(this.#core.applyToken(h, kind, kind === 3 ? event.toolCallId : event.messageId, event.delta));
+      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: '', id: undefined, record: rec });
+      return rec;
+    }
     const a = eventArgs(event, frame);
     let rec;
     if (a.record) {
@@ -112,8 +119,12 @@ class AguiReducer extends Mirror {
   }
 
   #apply(h, data, sseEventName) {
+    return this.#fold(this.#core.applyCompact(h, data, sseEventName));
+  }
+
+  /** Commits and returns the change record of an applyCompact or applyToken result. */
+  #fold(result) {
     const core = this.#core;
-    const result = core.applyCompact(h, data, sseEventName);
     if (result === COMPACT) {
       const key = core.appendKey;
       const index = core.appendIndex;

@@ -19,11 +19,18 @@ export class Core {
     this.inPtr = this.x.inPtr() >>> 0;
     this.inCap = this.x.inCap();
     this.compact = typeof this.x.applyCompact === 'function';
+    this.tokens = typeof this.x.applyToken === 'function';
     this.live = 0; // handles created and not released
     // applyCompact's single text append, when it returned COMPACT
     this.appendKey = '';
     this.appendIndex = 0;
     this.appendText = '';
+    // applyToken's id, still at the start of the input buffer, and the view
+    // after it: the tokens of one message repeat its id (null once
+    // another call writes the buffer).
+    this.tokenId = null;
+    this.tokenIdLen = 0;
+    this.tokenView = null;
   }
 
   get exited() { return this.go.exited === true; }
@@ -51,6 +58,7 @@ export class Core {
   }
 
   grow(n) {
+    this.tokenId = null;
     this.inPtr = this.x.growIn(n) >>> 0;
     this.check();
     this.inCap = this.x.inCap();
@@ -66,6 +74,7 @@ export class Core {
 
   /** Writes a string (as UTF-8) or bytes at offset off of the input buffer. */
   put(off, v) {
+    if (off === 0) this.tokenId = null;
     if (typeof v === 'string') {
       if (off + v.length * 3 > this.inCap) {
         if (off + v.length <= this.inCap) { // ASCII-heavy text may still fit
@@ -128,6 +137,42 @@ export class Core {
         this.appendKey = u8[p + 1] === 1 ? 'content' : 'reasoning';
         this.appendIndex = (u8[p + 2] | (u8[p + 3] << 8) | (u8[p + 4] << 16) | (u8[p + 5] << 24)) >>> 0;
         this.appendText = decodeText(u8, p + 6, p + n);
+        return COMPACT;
+      }
+    }
+    return this.result(n);
+  }
+
+  /**
+   * A streamed token by its fields (records.js tokenKind): kind, id and
+   * delta, no JSON. Returns COMPACT when the record is the append of delta
+   * itself (appendText is delta then) or another single text append, else
+   * what apply returns.
+   */
+  applyToken(h, kind, id, delta) {
+    this.check();
+    let idLen = this.tokenIdLen;
+    let deltaLen;
+    // (A view detached by the memory's growth has length 0.)
+    if (id !== this.tokenId || delta.length * 3 > this.tokenView.length) {
+      idLen = this.put(0, id);
+      deltaLen = this.put(idLen, delta);
+      this.tokenId = id;
+      this.tokenIdLen = idLen;
+      this.tokenView = this.input(idLen);
+    } else {
+      deltaLen = encoder.encodeInto(delta, this.tokenView).written;
+    }
+    const n = this.x.applyToken(h, kind, idLen, deltaLen);
+    if (n >= 6) {
+      this.check();
+      const p = this.x.outPtr() >>> 0;
+      const u8 = this.view();
+      const form = u8[p];
+      if (form === 1 || form === 2) {
+        this.appendKey = u8[p + 1] === 1 ? 'content' : 'reasoning';
+        this.appendIndex = (u8[p + 2] | (u8[p + 3] << 8) | (u8[p + 4] << 16) | (u8[p + 5] << 24)) >>> 0;
+        this.appendText = form === 2 ? delta : decodeText(u8, p + 6, p + n);
         return COMPACT;
       }
     }

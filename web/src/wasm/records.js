@@ -29,6 +29,33 @@ export function endsHigh(s) {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
+const wellFormed = typeof String.prototype.isWellFormed === 'function'
+  ? (s) => s.isWellFormed()
+  : (s) => { LONE.lastIndex = 0; return !LONE.test(s); };
+
+/**
+ * The kind of a streamed token Core.applyToken takes by its fields: 1
+ * TEXT_MESSAGE_CONTENT, 2 REASONING_MESSAGE_CONTENT, 3 TOOL_CALL_ARGS, for
+ * a plain object whose JSON text is exactly {type, messageId (toolCallId),
+ * delta}, all strings without lone surrogates; else 0 (the event goes as
+ * JSON text).
+ */
+export function tokenKind(event) {
+  if (typeof event !== 'object' || event === null) return 0;
+  let kind, id;
+  switch (event.type) {
+    case 'TEXT_MESSAGE_CONTENT': kind = 1; id = event.messageId; break;
+    case 'REASONING_MESSAGE_CONTENT': kind = 2; id = event.messageId; break;
+    case 'TOOL_CALL_ARGS': kind = 3; id = event.toolCallId; break;
+    default: return 0;
+  }
+  const delta = event.delta;
+  if (typeof id !== 'string' || typeof delta !== 'string' || Object.getPrototypeOf(event) !== Object.prototype) return 0;
+  let n = 0;
+  for (const k in event) if (event[k] !== undefined) n++; // members JSON.stringify writes
+  return n === 3 && wellFormed(delta) && wellFormed(id) ? kind : 0;
+}
+
 export function eventData(event) {
   if (typeof event === 'string') return escapeLone(event);
   if (event instanceof Uint8Array) return event;

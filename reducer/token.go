@@ -1,0 +1,59 @@
+package reducer
+
+import (
+	"unicode/utf8"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
+
+// ApplyToken folds a streamed token given by its decoded fields: the event
+// {"type": typ, "messageId": id, "delta": delta} (for ToolCallArgs,
+// "toolCallId": id) with no other member, into c (not reset first, as
+// ApplyAppend). typ is TextMessageContent, ReasoningMessageContent or
+// ToolCallArgs; id and delta are UTF-8 text. The change is the one
+// ApplyAppend makes of the event's JSON text: a host that holds the event
+// decoded (the web module's drop-in agent) hands its fields over instead of
+// writing JSON for the reducer to scan again. Anything that is not plain
+// valid text, and an event whose JSON text could exceed MaxEventBytes, is
+// folded from that JSON text (AppendToken).
+func (r *Reducer) ApplyToken(c *Change, typ EventType, id, delta []byte) {
+	if !TokenFits(typ, len(id), len(delta), r.opt.MaxEventBytes) || !utf8.Valid(id) || !utf8.Valid(delta) {
+		r.ApplyAppend(c, AppendToken(nil, typ, id, delta))
+		return
+	}
+	if typ != ToolCallArgs && r.catching == nil && r.chunks.mode == chunkNone && !r.opt.Strict {
+		if m := r.msgByID[string(id)]; m != nil && r.foldHotText(c, m, typ == ReasoningMessageContent, string(delta)) {
+			return
+		}
+	}
+	r.hot = Event{Type: typ, Delta: string(delta), HasDelta: true}
+	if typ == ToolCallArgs {
+		r.hot.ToolCallID = string(id)
+	} else {
+		r.hot.MessageID = string(id)
+	}
+	r.applyEvent(c, &r.hot)
+	r.hot = Event{}
+}
+
+// TokenFits reports whether the JSON text of a token (AppendToken) whose
+// id and delta have these lengths in bytes is at most limit bytes long,
+// whatever they hold: escaping writes at most 6 bytes for one.
+func TokenFits(typ EventType, idLen, deltaLen, limit int) bool {
+	return len(`{"type":"","toolCallId":"","delta":""}`)+len(typ)+6*(idLen+deltaLen) <= limit
+}
+
+// AppendToken appends the JSON text of the token event ApplyToken folds.
+func AppendToken(dst []byte, typ EventType, id, delta []byte) []byte {
+	dst = append(dst, `{"type":"`...)
+	dst = append(dst, typ...)
+	if typ == ToolCallArgs {
+		dst = append(dst, `","toolCallId":`...)
+	} else {
+		dst = append(dst, `","messageId":`...)
+	}
+	dst = jsontree.AppendString(dst, string(id))
+	dst = append(dst, `,"delta":`...)
+	dst = jsontree.AppendString(dst, string(delta))
+	return append(dst, '}')
+}

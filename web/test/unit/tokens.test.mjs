@@ -1,0 +1,66 @@
+// Streamed tokens applied as objects cross the bridge by their fields
+// (Core.applyToken), not as JSON text: the same records and state as the
+// same events applied as JSON text, whatever the ids, the text and the
+// memory's growth in between; tokens JSON would write otherwise keep the
+// JSON path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadReducer } from '../../entries/agui.node.js';
+import { tokenKind } from '../../src/wasm/records.js';
+import { wasmURL } from '../support/helpers.mjs';
+
+const factory = await loadReducer(wasmURL);
+
+function stream() {
+  const out = [{ type: 'RUN_STARTED', threadId: 't', runId: 'r' }];
+  for (const id of ['a', 'b']) out.push({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' });
+  out.push({ type: 'REASONING_MESSAGE_START', messageId: 'rz', role: 'reasoning' });
+  out.push({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'f', parentMessageId: 'a' });
+  for (let i = 0; i < 1200; i++) {
+    const id = i % 7 < 5 ? 'a' : 'b';
+    // long deltas grow the input buffer, a large state grows the wasm memory
+    const delta = i % 100 === 0 ? 'x'.repeat(70_000) + i : `t${i} "é" 😀\n`;
+    out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta });
+    if (i % 300 === 0) out.push({ type: 'STATE_SNAPSHOT', snapshot: { big: 'y'.repeat(200_000 + i) } });
+    if (i % 50 === 0) out.push({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'rz', delta: `r${i}` });
+    if (i % 40 === 0) out.push({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: i === 0 ? '{"a":"' : `${i}` });
+  }
+  // a long stretch of one message's tokens: its text outgrows the memory during them
+  for (let i = 0; i < 40_000; i++) out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'b', delta: `${i} `.padEnd(64, '.') });
+  // not by fields: unknown message, an extra member, a lone surrogate, an empty text delta
+  out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'nope', delta: 'x' });
+  out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'y', timestamp: 5 });
+  out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'lone \ud800' });
+  out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: '' });
+  return out;
+}
+
+test('tokens applied by their fields fold as their JSON text does', () => {
+  const grew = factory.memoryBytes();
+  const byFields = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  const byText = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  // One reducer after the other: a call between two tokens rewrites the id they share.
+  const events = stream();
+  const a = events.map((ev) => byFields.apply(ev));
+  const b = events.map((ev) => byText.apply(JSON.stringify(ev)));
+  a.forEach((rec, i) => assert.deepEqual(rec, b[i], JSON.stringify(events[i]).slice(0, 80)));
+  assert.deepEqual(byFields.state, byText.state);
+  assert.deepEqual(byFields.snapshot(), byText.snapshot());
+  assert.ok(factory.memoryBytes() > grew, 'the memory grew');
+  byFields.dispose();
+  byText.dispose();
+});
+
+test('tokenKind takes only what JSON would write as {type, id, delta}', () => {
+  assert.equal(tokenKind({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' }), 1);
+  assert.equal(tokenKind({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'm', delta: '' }), 2);
+  assert.equal(tokenKind({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{' }), 3);
+  assert.equal(tokenKind({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', timestamp: undefined }), 1);
+  assert.equal(tokenKind({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x', timestamp: 1 }), 0);
+  assert.equal(tokenKind({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: '\udc00' }), 0);
+  assert.equal(tokenKind({ type: 'TEXT_MESSAGE_CONTENT', messageId: 1, delta: 'x' }), 0);
+  assert.equal(tokenKind({ type: 'TOOL_CALL_ARGS', messageId: 'm', delta: 'x' }), 0);
+  assert.equal(tokenKind(Object.assign(Object.create({ toJSON() { return {}; } }), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' })), 0);
+  assert.equal(tokenKind('{"type":"TEXT_MESSAGE_CONTENT"}'), 0);
+  assert.equal(tokenKind(null), 0);
+});
