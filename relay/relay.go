@@ -318,7 +318,7 @@ func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, tk string, 
 		return nil, http.StatusServiceUnavailable, "store_unavailable", "the store failed: " + err.Error()
 	}
 	input = newMessages(msgs, known)
-	if int64(len(input)) > s.cfg.MaxRunBytes {
+	if store.RunBytes(input) > s.cfg.MaxRunBytes {
 		return nil, http.StatusRequestEntityTooLarge, "too_large", "the new messages are larger than a run may be (-max-run-bytes)"
 	}
 	return input, 0, "", ""
