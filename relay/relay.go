@@ -229,9 +229,13 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
 		return
 	}
-	if in.ThreadID == "" && !keyless {
-		httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
-		return
+	threadID := in.ThreadID
+	if threadID == "" {
+		if !keyless {
+			httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
+			return
+		}
+		threadID = runKey // keyless.go
 	}
 	// A producer's slot, taken now and given back unless the run starts.
 	if s.producing.Add(1) > int64(s.cfg.MaxRuns) {
@@ -248,7 +252,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	}()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
 	defer cancel()
-	tk := s.threadKey(owner, in.ThreadID)
+	tk := s.threadKey(owner, threadID)
 	input, status, code, msg := s.prepare(ctx, w, tk, in.Messages)
 	if status != 0 {
 		httpError(w, status, code, msg)
@@ -277,6 +281,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	s.wg.Add(1)
 	go p.produce(body, hdr)
 	w.Header().Set(runHeader, run.Key)
+	if in.ThreadID == "" {
+		w.Header().Set(threadIDHeader, threadID)
+	}
 	s.stream(w, r, run.Key, 0, nil)
 }
 
