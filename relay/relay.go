@@ -35,6 +35,7 @@ type Server struct {
 
 	producing atomic.Int64  // runs this instance produces
 	conns     chan struct{} // streams this instance serves
+	loads     chan struct{} // thread answers this instance builds (load.go)
 	local     sync.Map      // run key → *producer, the runs this instance produces
 }
 
@@ -50,7 +51,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("relay: unknown upstream dialect " + strconv.Quote(cfg.UpstreamDialect))
 	}
 	cfg.defaults()
-	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns)}
+	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns),
+		loads: make(chan struct{}, cfg.MaxLoads)}
 	var err error
 	if s.guard, err = newGuard(cfg); err != nil {
 		return nil, err
