@@ -26,6 +26,9 @@ import (
 const (
 	threadKeyHeader = "X-Agui-Thread-Key"
 	runHeader       = "X-Agui-Run"
+	// threadIDHeader names the thread the relay gave a keyless run sent
+	// without a threadId (keyless.go).
+	threadIDHeader = "X-Agui-Thread-Id"
 	// lastEventIDHeader carries, with GET /threads/{id}?view=reducer, the
 	// id to resume the run going on from its start.
 	lastEventIDHeader = "X-Agui-Last-Event-ID"

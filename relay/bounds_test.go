@@ -318,3 +318,74 @@ func TestUpstreamAmendments(t *testing.T) {
 		t.Fatalf("thread: %s", raw)
 	}
 }
+
+// TestBoundsTinyRuns: many tiny keyless runs (each a thread of its own)
+// keep the relay's live heap within the store's limit: the store counts
+// each thread's, run's and frame's fixed cost (store.ThreadOverhead,
+// RunOverhead, FrameOverhead), not only their bytes. The heap is measured
+// after GC, from a baseline taken once the relay and its clients are warm
+// and the store emptied.
+func TestBoundsTinyRuns(t *testing.T) {
+	const (
+		runs     = 3000
+		warm     = 200
+		maxStore = 512 << 10
+		// slack: the heap's own noise (the test's HTTP clients and
+		// servers, the runtime) and the 10% below the limit a sweep aims at.
+		slack = 256 << 10
+	)
+	st := memstore.New()
+	up := newUpstream(t, &fakeAgent{n: 1})
+	s, rs := newRelay(t, up.URL, st, func(c *Config) {
+		c.KeylessRuns = true
+		c.MaxStoreBytes = maxStore
+	})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	defer client.CloseIdleConnections()
+	one := func(i int) {
+		body := fmt.Sprintf(`{"threadId":"t","runId":"r%d","messages":[{"id":"u","role":"user","content":"hi"}]}`, i)
+		req, _ := http.NewRequest("POST", rs.URL+"/agent", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := readFrames(resp.Body, nil)
+		resp.Body.Close()
+		if len(fs) == 0 || eventType(fs[len(fs)-1].Data) != "RUN_FINISHED" {
+			t.Fatalf("run %d: status %d, %d frames", i, resp.StatusCode, len(fs))
+		}
+	}
+	settle := func() uint64 {
+		// The producers fold and sweep after the client's answer ends.
+		waitFor(t, "the producers to end", 10*time.Second, func() bool { return s.producing.Load() == 0 })
+		var ms runtime.MemStats
+		for range 2 {
+			runtime.GC()
+		}
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	for i := range warm {
+		one(i)
+	}
+	settle()
+	// The baseline: a warm relay with an empty store.
+	if _, err := st.Sweep(t.Context(), time.Now(), store.Limits{MaxBytes: 1}); err != nil {
+		t.Fatal(err)
+	}
+	base := settle()
+	for i := warm; i < runs; i++ {
+		one(i)
+	}
+	heap := settle()
+	used, _ := st.Usage(t.Context())
+	keys := len(st.RunKeys())
+	growth := int64(heap) - int64(base)
+	t.Logf("%d tiny keyless runs: heap %d -> %d bytes (growth %d, limit %d + slack %d); store counts %d bytes, keeps %d runs",
+		runs, base, heap, growth, maxStore, slack, used, keys)
+	if growth > maxStore+slack {
+		t.Fatalf("the live heap grew %d bytes for a %d-byte store (+%d slack); the store counted %d bytes for %d runs",
+			growth, maxStore, slack, used, keys)
+	}
+}

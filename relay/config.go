@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"runtime"
 	"time"
 
 	"github.com/agui-reducer/agui/relay/store"
@@ -75,6 +76,7 @@ type Config struct {
 	MaxBody        int64 // bytes of a POST /agent body
 	MaxRuns        int   // runs produced at once by this instance
 	MaxConns       int   // streams served at once by this instance (default 4×MaxRuns)
+	MaxLoads       int   // GET /threads answers built at once by this instance (default GOMAXPROCS; load.go)
 	MaxEventBytes  int   // bytes of one upstream event
 	MaxRunBytes    int64 // bytes of one run (input and frames)
 	MaxThreadBytes int64 // bytes of one thread (snapshot and kept runs)
@@ -111,6 +113,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxConns <= 0 {
 		c.MaxConns = 4 * c.MaxRuns
+	}
+	if c.MaxLoads <= 0 {
+		c.MaxLoads = runtime.GOMAXPROCS(0)
 	}
 	if c.MaxEventBytes <= 0 {
 		c.MaxEventBytes = DefaultMaxEventBytes

@@ -13,7 +13,14 @@ import "net/http"
 // resume needs, and it reads that run only: a run started with a key, or
 // another keyless run, derives another owner. The key is handed out with
 // the first answer (not with a resume), so a client that keeps it can go
-// on with the thread as any other. The threadId may be left out.
+// on with the thread as any other.
+//
+// The threadId may be left out: the relay then names the thread after the
+// run (its id is the run's key) and hands the name out as X-Agui-Thread-Id
+// with the thread key, so that the thread can be loaded (GET /threads/{id})
+// and continued (a run with that threadId and the key) like any other. The
+// body goes to the agent as it came: the agent's events say whatever
+// threadId the agent gives them.
 
 // keyless reports whether r is served as a keyless request: the relay
 // takes keyless runs, has no auth header, and r carries no thread key.

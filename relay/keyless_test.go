@@ -194,3 +194,43 @@ func TestKeylessAccess(t *testing.T) {
 		t.Fatalf("A resumes with its key: %d, %d frames", resp.StatusCode, len(rest))
 	}
 }
+
+// TestKeylessNoThreadID: a keyless run sent without a threadId gets a
+// thread named after its run (X-Agui-Thread-Id, the run's key): with the
+// handed-out key, the thread loads and takes the next run; the agent's
+// events keep the threadId the agent gave them; another key reads nothing.
+func TestKeylessNoThreadID(t *testing.T) {
+	up := newUpstream(t, &fakeAgent{n: 2})
+	_, rs := newRelay(t, up.URL, nil, func(c *Config) { c.KeylessRuns = true })
+	resp := post(t, rs.URL, `{"runId":"r1","messages":[{"id":"ua","role":"user","content":"one"}]}`, nil)
+	key, id := resp.Header.Get(threadKeyHeader), resp.Header.Get(threadIDHeader)
+	fs := readFrames(resp.Body, nil)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(fs) != 7 || id == "" || id != resp.Header.Get(runHeader) {
+		t.Fatalf("keyless run without threadId: %d, %d frames, thread id %q, run %q", resp.StatusCode, len(fs), id, resp.Header.Get(runHeader))
+	}
+	if !strings.Contains(fs[0].Data, `"threadId":""`) {
+		t.Fatalf("RUN_STARTED changed: %s", fs[0].Data)
+	}
+	hk := map[string]string{threadKeyHeader: key}
+	waitFor(t, "the thread folded", 5*time.Second, func() bool {
+		v, st, _ := loadThread(t, rs.URL, id, hk)
+		return st == 200 && v.Run == nil && len(v.Messages) == 2
+	})
+	resp = post(t, rs.URL, runInput(id, "r2", "one", "two"), hk)
+	next := readFrames(resp.Body, nil)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(next) != 7 || resp.Header.Get(threadIDHeader) != "" {
+		t.Fatalf("the next run of the thread: %d, %d frames, thread id %q", resp.StatusCode, len(next), resp.Header.Get(threadIDHeader))
+	}
+	waitFor(t, "the thread's second run folded", 5*time.Second, func() bool {
+		v, st, _ := loadThread(t, rs.URL, id, hk)
+		return st == 200 && v.Run == nil && len(v.Messages) == 4
+	})
+	other := post(t, rs.URL, `{"runId":"r1"}`, nil)
+	readFrames(other.Body, nil)
+	other.Body.Close()
+	if _, st, body := loadThread(t, rs.URL, id, map[string]string{threadKeyHeader: other.Header.Get(threadKeyHeader)}); st != 404 {
+		t.Fatalf("another keyless client's key reads the thread: %d %s", st, body)
+	}
+}

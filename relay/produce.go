@@ -90,7 +90,7 @@ type producer struct {
 func (s *Server) newProducer(run *store.Run) *producer {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	tctx, tcancel := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errTimeout)
-	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: int64(len(run.Input))}
+	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: store.RunBytes(run.Input)}
 	if s.cfg.UpstreamDialect != "" {
 		p.tr = dialect.New(dialect.Options{Dialect: s.cfg.UpstreamDialect, MaxEventBytes: s.cfg.MaxEventBytes})
 	}
@@ -370,7 +370,7 @@ func (p *producer) frame(data []byte) {
 			p.runID = head.RunID
 		}
 	}
-	if p.bytes+int64(len(data)) > p.s.cfg.MaxRunBytes {
+	if p.bytes+store.FrameBytes(data) > p.s.cfg.MaxRunBytes {
 		p.fin = relayEnd(CodeRunTooLarge, "the run passed "+strconv.FormatInt(p.s.cfg.MaxRunBytes, 10)+" bytes")
 		return
 	}
@@ -390,7 +390,7 @@ func (p *producer) store(data []byte) {
 	if p.fin != nil || p.gone {
 		return
 	}
-	if p.bytes+int64(len(data)) > p.s.cfg.MaxRunBytes {
+	if p.bytes+store.FrameBytes(data) > p.s.cfg.MaxRunBytes {
 		p.fin = relayEnd(CodeRunTooLarge, "the run passed "+strconv.FormatInt(p.s.cfg.MaxRunBytes, 10)+" bytes")
 		return
 	}
@@ -402,7 +402,7 @@ func (p *producer) store(data []byte) {
 		return
 	}
 	p.seq++
-	p.bytes += int64(len(data))
+	p.bytes += store.FrameBytes(data)
 }
 
 // storeFailed ends a run whose frame could not be stored.

@@ -35,6 +35,7 @@ type Server struct {
 
 	producing atomic.Int64  // runs this instance produces
 	conns     chan struct{} // streams this instance serves
+	loads     chan struct{} // thread answers this instance builds (load.go)
 	local     sync.Map      // run key → *producer, the runs this instance produces
 }
 
@@ -50,7 +51,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("relay: unknown upstream dialect " + strconv.Quote(cfg.UpstreamDialect))
 	}
 	cfg.defaults()
-	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns)}
+	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns),
+		loads: make(chan struct{}, cfg.MaxLoads)}
 	var err error
 	if s.guard, err = newGuard(cfg); err != nil {
 		return nil, err
@@ -229,9 +231,13 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "bad_request", "the body must be an AG-UI RunAgentInput (JSON): "+err.Error())
 		return
 	}
-	if in.ThreadID == "" && !keyless {
-		httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
-		return
+	threadID := in.ThreadID
+	if threadID == "" {
+		if !keyless {
+			httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
+			return
+		}
+		threadID = runKey // keyless.go
 	}
 	// A producer's slot, taken now and given back unless the run starts.
 	if s.producing.Add(1) > int64(s.cfg.MaxRuns) {
@@ -248,7 +254,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	}()
 	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
 	defer cancel()
-	tk := s.threadKey(owner, in.ThreadID)
+	tk := s.threadKey(owner, threadID)
 	input, status, code, msg := s.prepare(ctx, w, tk, in.Messages)
 	if status != 0 {
 		httpError(w, status, code, msg)
@@ -277,6 +283,9 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	s.wg.Add(1)
 	go p.produce(body, hdr)
 	w.Header().Set(runHeader, run.Key)
+	if in.ThreadID == "" {
+		w.Header().Set(threadIDHeader, threadID)
+	}
 	s.stream(w, r, run.Key, 0, nil)
 }
 
@@ -318,7 +327,7 @@ func (s *Server) prepare(ctx context.Context, w http.ResponseWriter, tk string, 
 		return nil, http.StatusServiceUnavailable, "store_unavailable", "the store failed: " + err.Error()
 	}
 	input = newMessages(msgs, known)
-	if int64(len(input)) > s.cfg.MaxRunBytes {
+	if store.RunBytes(input) > s.cfg.MaxRunBytes {
 		return nil, http.StatusRequestEntityTooLarge, "too_large", "the new messages are larger than a run may be (-max-run-bytes)"
 	}
 	return input, 0, "", ""

@@ -14,7 +14,7 @@ import (
 // Headers a cross-origin page may send and read.
 var (
 	corsAllowHeaders  = []string{"Content-Type", "Accept", "Last-Event-ID", threadKeyHeader}
-	corsExposeHeaders = []string{threadKeyHeader, runHeader, lastEventIDHeader, partialHeader}
+	corsExposeHeaders = []string{threadKeyHeader, threadIDHeader, runHeader, lastEventIDHeader, partialHeader}
 )
 
 // newGuard is the guard of every endpoint: Host first, then the origin

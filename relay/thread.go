@@ -297,6 +297,11 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 	}
 	threadID := r.PathValue("thread")
 	ctx := r.Context()
+	loaded, ok := s.loadSlot(w, r) // until the answer is made (load.go)
+	if !ok {
+		return
+	}
+	defer loaded()
 	tk := s.threadKey(owner, threadID)
 	th, err := s.store.Thread(ctx, tk)
 	if err == nil && th.Active != "" && s.reapIfLost(ctx, th.Active) {
@@ -318,6 +323,7 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set(partialHeader, strconv.FormatBool(len(tail) != len(full)))
 			full = tail
 		}
+		loaded()
 		writeSnapshot(w, full, nil)
 		return
 	}
@@ -332,6 +338,7 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 		pre = append(pre[:len(pre)-2], "}\n\n"...)
 		pre = sseFrame(pre, "", 0, jsontree.AppendJSON([]byte(`{"type":"STATE_SNAPSHOT","snapshot":`), red.State().State))
 		pre = append(pre[:len(pre)-2], "}\n\n"...)
+		loaded()
 		if active == nil {
 			w.Header().Set("Content-Type", "text/event-stream")
 			w.Header().Set("Cache-Control", "no-store")
@@ -355,6 +362,7 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set(partialHeader, strconv.FormatBool(len(tail) != len(full)))
 			snap = tail
 		}
+		loaded()
 		writeSnapshot(w, snap, active)
 		return
 	}
@@ -372,6 +380,7 @@ func (s *Server) getThread(w http.ResponseWriter, r *http.Request) {
 		b = append(b, "null"...)
 	}
 	b = append(b, "}\n"...)
+	loaded()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")

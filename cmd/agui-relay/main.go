@@ -38,6 +38,7 @@ func main() {
 	maxBody := flag.Int64("max-body", relay.DefaultMaxBody, "largest POST /agent body in bytes")
 	maxRuns := flag.Int("max-runs", relay.DefaultMaxRuns, "runs this instance produces at once; more get 503")
 	maxConns := flag.Int("max-conns", 0, "streams this instance serves at once (0: 4 × -max-runs)")
+	maxLoads := flag.Int("max-loads", 0, "GET /threads answers this instance builds at once (0: GOMAXPROCS); more wait -store-timeout, then get 503")
 	maxEvent := flag.Int("max-event-bytes", relay.DefaultMaxEventBytes, "largest upstream event in bytes")
 	maxRun := flag.Int64("max-run-bytes", relay.DefaultMaxRunBytes, "largest run (new messages and frames) in bytes")
 	maxThread := flag.Int64("max-thread-bytes", relay.DefaultMaxThreadBytes, "largest thread (snapshot and kept runs) in bytes")
@@ -92,7 +93,7 @@ func main() {
 		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: httpguard.SplitList(*upHeaders),
 		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
 		CORS: httpguard.SplitList(*cors), AllowHosts: httpguard.SplitList(*allowHost),
-		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxEventBytes: *maxEvent,
+		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxLoads: *maxLoads, MaxEventBytes: *maxEvent,
 		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore, MaxThreads: *maxThreads, KeylessRuns: *keyless,
 		Retention: *retention, RunTTL: *runTTL, Grace: *grace, Lease: *lease,
 		UpstreamIdle: *upIdle, RunTimeout: *runTimeout, StoreTimeout: *storeTimeout, SweepEvery: *sweep,

@@ -26,7 +26,7 @@ type Run struct {
 	Input []byte
 
 	Frames  int64     // frames appended (the last seq)
-	Bytes   int64     // bytes of Input and frames
+	Bytes   int64     // bytes of Input and frames, with their fixed costs (bytes.go)
 	Outcome string    // OutcomeRunning until Finish
 	Ended   time.Time // when Finish was called
 	Lease   time.Time // the producer is alive until then (Renew)
@@ -76,7 +76,7 @@ type Thread struct {
 	// (folded ones included until compaction drops them).
 	Runs    []string
 	Active  string    // the key of the run being produced, or ""
-	Bytes   int64     // Snapshot plus the kept runs' bytes
+	Bytes   int64     // Snapshot plus the kept runs' bytes, with its fixed cost (bytes.go)
 	Updated time.Time // last run started, finished or folded
 }
 

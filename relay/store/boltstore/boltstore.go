@@ -176,8 +176,9 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 			return store.ErrConflict
 		}
 		var t threadRec
-		if !getJSON(threads, r.Thread, &t) {
-			t = threadRec{Owner: r.Owner}
+		isNew := !getJSON(threads, r.Thread, &t)
+		if isNew {
+			t = threadRec{Owner: r.Owner, Bytes: store.ThreadOverhead}
 		}
 		if t.Owner != r.Owner {
 			return store.ErrForbidden
@@ -186,7 +187,7 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 			return store.ErrBusy
 		}
 		rec := runRec{*r}
-		rec.Frames, rec.Outcome, rec.Folded, rec.Bytes = 0, store.OutcomeRunning, false, int64(len(r.Input))
+		rec.Frames, rec.Outcome, rec.Folded, rec.Bytes = 0, store.OutcomeRunning, false, store.RunBytes(r.Input)
 		if err := putJSON(runs, r.Key, rec); err != nil {
 			return err
 		}
@@ -203,6 +204,9 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 		t.Bytes += rec.Bytes
 		t.Updated = r.Started
 		addUsage(tx, rec.Bytes)
+		if isNew {
+			addUsage(tx, store.ThreadOverhead)
+		}
 		created = rec
 		return putJSON(threads, r.Thread, t)
 	})
@@ -225,7 +229,7 @@ func add(tx *bolt.Tx, rec *runRec, data []byte) error {
 	if err := fb.Put(seqKey(rec.Frames), data); err != nil {
 		return err
 	}
-	n := int64(len(data))
+	n := store.FrameBytes(data)
 	rec.Bytes += n
 	threads := tx.Bucket(bThreads)
 	var t threadRec
@@ -312,7 +316,7 @@ func (s *Store) commit() {
 		jobs = append(jobs, job{key, l.rec, l.pending, l.from, l.rec.Done()})
 		l.rec.Frames += int64(len(l.pending))
 		for _, p := range l.pending {
-			l.rec.Bytes += int64(len(p))
+			l.rec.Bytes += store.FrameBytes(p)
 		}
 		l.from += int64(len(l.pending))
 		l.pending = nil
@@ -605,7 +609,7 @@ func deleteThread(tx *bolt.Tx, key string, t *threadRec) ([]string, error) {
 			}
 		}
 	}
-	addUsage(tx, -t.Bytes) // the snapshot
+	addUsage(tx, -t.Bytes) // the snapshot and ThreadOverhead
 	if err := tx.Bucket(bSnapshots).Delete([]byte(key)); err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func FuzzBounds(f *testing.F) {
 			s.mu.Lock()
 			var total int64
 			for _, th := range s.threads {
-				held := int64(len(th.Snapshot))
+				held := store.ThreadOverhead + int64(len(th.Snapshot))
 				for _, k := range th.Runs {
 					if r := s.runs[k]; r != nil {
 						held += r.rec.Bytes

@@ -48,8 +48,7 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 	}
 	t := s.threads[r.Thread]
 	if t == nil {
-		t = &store.Thread{Key: r.Thread, Owner: r.Owner}
-		s.threads[r.Thread] = t
+		t = &store.Thread{Key: r.Thread, Owner: r.Owner, Bytes: store.ThreadOverhead}
 	}
 	if t.Owner != r.Owner {
 		return store.ErrForbidden
@@ -57,10 +56,14 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 	if t.Active != "" {
 		return store.ErrBusy
 	}
+	if s.threads[r.Thread] == nil {
+		s.threads[r.Thread] = t
+		s.bytes += t.Bytes
+	}
 	rec := *r
 	rec.Input = slices.Clone(r.Input)
 	rec.Frames, rec.Outcome, rec.Folded = 0, store.OutcomeRunning, false
-	rec.Bytes = int64(len(rec.Input))
+	rec.Bytes = store.RunBytes(rec.Input)
 	s.runs[r.Key] = &run{rec: rec, changed: make(chan struct{})}
 	t.Runs = append(t.Runs, r.Key)
 	t.Active = r.Key
@@ -74,7 +77,7 @@ func (s *Store) Create(_ context.Context, r *store.Run) error {
 func (s *Store) add(r *run, data []byte) {
 	r.frames = append(r.frames, slices.Clone(data))
 	r.rec.Frames++
-	n := int64(len(data))
+	n := store.FrameBytes(data)
 	r.rec.Bytes += n
 	if t := s.threads[r.rec.Thread]; t != nil {
 		t.Bytes += n
@@ -269,7 +272,7 @@ func (s *Store) deleteThread(t *store.Thread) {
 			s.dropRun(t, r)
 		}
 	}
-	s.bytes -= t.Bytes // the snapshot
+	s.bytes -= t.Bytes // the snapshot and ThreadOverhead
 	delete(s.threads, t.Key)
 }
 

@@ -106,8 +106,11 @@ local o = redis.call('HGET', KEYS[2], 'owner')
 if o and o ~= ARGV[3] then return 'forbidden' end
 local a = redis.call('HGET', KEYS[2], 'active')
 if a and a ~= '' then return 'busy' end
-if not o then redis.call('HSET', KEYS[2], 'owner', ARGV[3], 'version', 0, 'bytes', 0) end
-local n = string.len(ARGV[6])
+if not o then
+  redis.call('HSET', KEYS[2], 'owner', ARGV[3], 'version', 0, 'bytes', ` + strconv.Itoa(store.ThreadOverhead) + `)
+  redis.call('INCRBY', KEYS[5], ` + strconv.Itoa(store.ThreadOverhead) + `)
+end
+local n = string.len(ARGV[6]) + ` + strconv.Itoa(store.RunOverhead) + `
 redis.call('HSET', KEYS[1], 'thread', ARGV[2], 'owner', ARGV[3], 'producer', ARGV[4], 'started', ARGV[5],
   'input', ARGV[6], 'frames', 0, 'bytes', n, 'outcome', '', 'ended', 0, 'lease', ARGV[7], 'readers', ARGV[8], 'folded', 0)
 redis.call('RPUSH', KEYS[3], ARGV[1])
@@ -129,9 +132,9 @@ func (s *Store) Create(ctx context.Context, r *store.Run) error {
 // addFrame is the Lua that appends frame ARGV[1] (seq) with data ARGV[2]
 // to run KEYS[1] / stream KEYS[2], counting bytes in thread KEYS[3] and
 // usage KEYS[4]; f is the run's HMGET frames, outcome.
-const addFrame = `
+var addFrame = `
   redis.call('XADD', KEYS[2], '0-' .. ARGV[1], 'd', ARGV[2])
-  local n = string.len(ARGV[2])
+  local n = string.len(ARGV[2]) + ` + strconv.Itoa(store.FrameOverhead) + `
   redis.call('HSET', KEYS[1], 'frames', ARGV[1])
   redis.call('HINCRBY', KEYS[1], 'bytes', n)
   if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('HINCRBY', KEYS[3], 'bytes', n) end

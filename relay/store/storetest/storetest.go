@@ -96,7 +96,8 @@ func testRunLifecycle(t *testing.T, s store.Store) {
 	flush(s)
 	th, err := s.Thread(ctx, "t1")
 	must(t, err)
-	if th.Active != "r1" || len(th.Runs) != 1 || th.Owner != "o1" || th.Bytes != r.Bytes || r.Bytes != int64(len(in))+3*7 {
+	if th.Active != "r1" || len(th.Runs) != 1 || th.Owner != "o1" || th.Bytes != store.ThreadOverhead+r.Bytes ||
+		r.Bytes != store.RunOverhead+int64(len(in))+3*(store.FrameOverhead+7) {
 		t.Fatalf("thread %+v, run bytes %d", th, r.Bytes)
 	}
 	must(t, s.Finish(ctx, "r1", 4, []byte(`{"end":1}`), store.OutcomeFinished))
@@ -225,8 +226,8 @@ func testFoldAndDrop(t *testing.T, s store.Store) {
 	if string(th2.Snapshot) != `{"snap":1}` || th2.Version != th.Version+1 || len(th2.Runs) != 1 || th2.Runs[0] != "r2" || !r2.Folded || r2.FoldedIn != th2.Version {
 		t.Fatalf("after fold: %+v, r2 %+v", th2, r2)
 	}
-	if th2.Bytes != int64(len(`{"snap":1}`))+r2.Bytes {
-		t.Fatalf("thread bytes %d, want %d", th2.Bytes, int64(len(`{"snap":1}`))+r2.Bytes)
+	if want := store.ThreadOverhead + int64(len(`{"snap":1}`)) + r2.Bytes; th2.Bytes != want {
+		t.Fatalf("thread bytes %d, want %d", th2.Bytes, want)
 	}
 	if _, _, err := s.Read(ctx, "r1", 0, 10, 0); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("dropped run: %v", err)
@@ -286,10 +287,11 @@ func testSweepMaxBytes(t *testing.T, s store.Store) {
 		time.Sleep(2 * time.Millisecond) // distinct update times
 	}
 	u, _ := s.Usage(ctx)
-	sw, err := s.Sweep(ctx, time.Now(), store.Limits{MaxBytes: u - 1500})
+	limit := u - u/5*3/2 // one thread and a half over
+	sw, err := s.Sweep(ctx, time.Now(), store.Limits{MaxBytes: limit})
 	must(t, err)
 	u2, _ := s.Usage(ctx)
-	if sw.Threads != 2 || u2 > u-1500 {
+	if sw.Threads != 2 || u2 > limit {
 		t.Fatalf("swept %+v, usage %d -> %d", sw, u, u2)
 	}
 	for i, want := range []bool{false, false, true, true, true} {
