@@ -63,6 +63,7 @@ type Diagnostic struct {
 
 func (d *Diagnostic) Error() string { return d.Code + ": " + d.Message }
 
+//go:noinline
 func errorf(code, msg string) *Diagnostic { return &Diagnostic{Code: code, Message: msg} }
 
 // dialect identifies one event shape.
@@ -747,6 +748,7 @@ func hasObject(obj *jsontree.Object, key string) bool {
 	return ok
 }
 
+//go:noinline
 func objString(obj *jsontree.Object, key string) string {
 	v, _ := obj.Get(key)
 	s, _ := v.(string)

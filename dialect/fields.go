@@ -15,6 +15,8 @@ func fieldsOf(obj *jsontree.Object, typ string) fields {
 }
 
 // err is the first problem met, nil while there is none.
+//
+//go:noinline
 func (f *fields) err() *Diagnostic { return diagnosticOf(f.Err) }
 
 // diagnosticOf is the Diagnostic of a decoding problem (nil for nil). Not
