@@ -267,6 +267,9 @@ func (s *Source) Figures() map[string]string {
 	}
 	figs["bench-agent-load"] = fmt.Sprintf("Module load, apart from the runs: `@ag-ui/client` %s (%s) and %s (%s, its unbundled ESM files through an import map); the drop-in's modules plus `loadReducer()` %s and %s.",
 		ms(a.Node.Load.OfficialMs), runtimeName(a.Node.Runtime), ms(a.Chromium.Load.OfficialMs), runtimeName(a.Chromium.Runtime), ms(a.Node.Load.OursMs), ms(a.Chromium.Load.OursMs))
+	figs["bench-agent-large"] = largeTable(&a.Node, &a.Chromium)
+	figs["bench-agent-cold"] = coldTable(&a.Node, &a.Chromium)
+	figs["bench-agent-bars"] = barsList(&a.Node, &a.Chromium)
 	figs["bench-relay-thread"] = relayTable(s.Relay)
 	figs["bench-agent-legacy"] = agentTable(s.Legacy.Rows) + "\n\n" +
 		fmt.Sprintf("%s, production. Module load: `%s` %s; the drop-in with 1.0.0 under it %s.", runtimeName(s.Legacy.Runtime), s.Legacy.Runtime.Official, ms(s.Legacy.Load.OfficialMs), ms(s.Legacy.Load.OursMs))
@@ -471,6 +474,9 @@ type agentRun struct {
 	} `json:"load"`
 	Runtime runtimeInfo `json:"runtime"`
 	Dev     *agentRun   `json:"dev"`
+	Large   []largeRow  `json:"large"`
+	Cold    *coldRun    `json:"cold"`
+	Bars    []benchBar  `json:"bars"`
 }
 
 type agentResults struct {
