@@ -4,7 +4,7 @@
 // own apply step (with-reducer.js, "cold runs"); the first run that starts
 // after it resolved applies with the reducer, restored from agent.messages.
 //
-// The default factory (preload.js asks for it when the drop-in is imported)
+// The default factory (drop-in.js asks for it when it is imported)
 // keeps off a first run's way: the reducer's modules are imported
 // (factory-load.js, with import()) only when it starts loading, so a cold
 // run evaluates what HttpAgent's would; over HTTP (a browser), the module
