@@ -285,8 +285,9 @@ function coldPage(importMap, side) {
     return a;
   }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
   const end = performance.now();
-  // The drop-in requests the wasm at import and reads it once its first run
-  // has ended: its entry appears when it is received (a bounded wait).
+  // The drop-in requests the wasm once the page is idle after the import,
+  // here once the first run (started at once) has ended: its entry appears
+  // when it is received (a bounded wait).
   const wasmEntry = () => performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
   for (let i = 0; i < 50 && ${JSON.stringify(side)} === 'ours' && wasmEntry() === undefined; i++) await new Promise((r) => setTimeout(r, 100));
   const w = wasmEntry();
