@@ -18,7 +18,7 @@
 // --short [reps]: the 1-turn, 1-subscriber row alone (default 15 repetitions).
 
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -139,6 +139,7 @@ async function coldChild(side) {
   const { peerHook } = await import('./agent-dropin.mjs');
   const conv = generate({ turns: 1, seed: 8 });
   peerHook();
+  const c0 = mainThreadCpu();
   const t0 = performance.now();
   const Agent = side === 'official' ? (await import('@ag-ui/client')).HttpAgent : (await import('../web/entries/ag-ui.node.js')).HttpAgent;
   const imported = performance.now();
@@ -149,7 +150,21 @@ async function coldChild(side) {
     return a;
   }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
   const end = performance.now();
-  return { firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, events: r.events[0] };
+  const cpuMs = mainThreadCpu() - c0;
+  return { firstCallMs: first - t0, firstRunMs: end - t0, importMs: imported - t0, events: r.events[0], ...(Number.isNaN(cpuMs) ? {} : { cpuMs }) };
+}
+
+/**
+ * The main thread's CPU time in ms (Linux: /proc's schedstat, in ns; NaN
+ * elsewhere): on a loaded machine a run's wall time is mostly waiting for a
+ * core, its CPU time what the run itself costs.
+ */
+function mainThreadCpu() {
+  try {
+    return Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Cold rows in Node: each run a fresh process, the sides alternating. */
@@ -176,6 +191,7 @@ function coldSummary(runs) {
     firstRunMs: median(rs.map((r) => r.firstRunMs)), firstRunSpread: spread(rs.map((r) => r.firstRunMs)),
     reps: rs.length,
     ...(rs[0].importMs !== undefined ? { importMs: median(rs.map((r) => r.importMs)) } : {}),
+    ...(rs[0].cpuMs !== undefined ? { cpuMs: median(rs.map((r) => r.cpuMs)), cpuSpread: spread(rs.map((r) => r.cpuMs)) } : {}),
     ...(rs[0].wasm !== undefined ? { wasm: { ...rs[0].wasm, startMs: median(rs.map((r) => r.wasm.startMs)), endMs: median(rs.map((r) => r.wasm.endMs)) } } : {}),
   });
   const cold = { official: sum(runs.official), ours: sum(runs.ours) };
@@ -285,8 +301,9 @@ function coldPage(importMap, side) {
     return a;
   }, conv, { subscribers: 1, now: () => performance.now(), between: async () => {} });
   const end = performance.now();
-  // The drop-in requests the wasm at import and reads it once its first run
-  // has ended: its entry appears when it is received (a bounded wait).
+  // The drop-in requests the wasm once the page is idle after the import,
+  // here once the first run (started at once) has ended: its entry appears
+  // when it is received (a bounded wait).
   const wasmEntry = () => performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'));
   for (let i = 0; i < 50 && ${JSON.stringify(side)} === 'ours' && wasmEntry() === undefined; i++) await new Promise((r) => setTimeout(r, 100));
   const w = wasmEntry();
@@ -397,6 +414,10 @@ if (coldOnly) {
   // The cold rows alone (both runtimes): a quick look at start-up.
   const node = await coldNode();
   console.log(coldTable(node));
+  if (node.ours.cpuMs !== undefined) {
+    const c = (x) => `${x.cpuMs.toFixed(1)} [${x.cpuSpread.map((v) => v.toFixed(1)).join('–')}]`;
+    console.log(`main thread's CPU time, import to the run's end, ms: HttpAgent ${c(node.official)}, ours ${c(node.ours)}`);
+  }
   if (!args.includes('--node-only')) {
     const importMap = buildImportMap(['@ag-ui/client', 'rxjs'], join(benchDir, 'node_modules'), '/bench/node_modules');
     const server = await startServer(root, {

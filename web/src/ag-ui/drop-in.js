@@ -12,12 +12,19 @@
 // 0.0.59 CopilotKit 1.74 depends on) is a peer dependency. See
 // with-reducer.js and docs/ag-ui-agent.md.
 
-// First: starts loading the default reducer factory before @ag-ui/client's
-// modules evaluate (src/ag-ui/preload.js).
-import './preload.js';
 import { AbstractAgent, HttpAgent as OfficialHttpAgent, transformHttpEventStream } from '@ag-ui/client';
 import { withReducer, setReducerFactory } from './with-reducer.js';
 import { withResume } from './resume.js';
+import { preloadReducerFactory } from './factory.js';
+
+// The default reducer factory is asked for now, at the import, and loads
+// off the first run's way (src/ag-ui/factory.js): a run never waits for it;
+// until it is ready, runs apply with @ag-ui/client's own apply step
+// (docs/ag-ui-agent.md, "Cold start"). setReducerFactory, or an agent's
+// reducer option, replaces it. A call here rather than a module imported
+// for its effect: bundlers drop such an import from a package whose
+// package.json lists the modules with side effects.
+preloadReducerFactory();
 
 /** AbstractAgent with the reducer as its apply step; subclasses implement run(input). */
 export const ReducerAgent = withReducer(AbstractAgent);

@@ -4,18 +4,19 @@
 // own apply step (with-reducer.js, "cold runs"); the first run that starts
 // after it resolved applies with the reducer, restored from agent.messages.
 //
-// The default factory (preload.js asks for it when the drop-in is imported):
-// over HTTP (a browser), the module is requested at once, while the app's
-// other modules evaluate and its first run sends its request, and compiled
-// (compileStreaming) once no cold run is applying: the compiler's threads
-// would take the CPU from a first run that is streaming (on a machine of
-// two cores, a run's time). From a file (Node: no download to overlap), it
-// is read and compiled after the first cold run. The Go runtime, whose start
-// runs on the main thread, is started once no cold run is applying.
-// docs/ag-ui-agent.md, "Cold start".
+// The default factory (drop-in.js asks for it when it is imported)
+// keeps off a first run's way: the reducer's modules are imported
+// (factory-load.js, with import()) only when it starts loading, so a cold
+// run evaluates what HttpAgent's would; over HTTP (a browser), the module
+// is requested once the page is idle after the import (the app's start-up
+// done), or, should a cold run be in flight by then, once no cold run is
+// applying: its download and decoding, and the compiler's threads, would
+// take the CPU from a first run that is streaming (on a machine of two
+// cores, a run's time). It is compiled (compileStreaming) as it arrives.
+// From a file (Node: no download to overlap), it is read and compiled after
+// the first cold run. The Go runtime, whose start runs on the main thread,
+// is started once no cold run is applying. docs/ag-ui-agent.md, "Cold start".
 
-import { loadReducer } from '../reducer/reducer.js';
-import { compileModule, LoadError } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
 
 /** A factory promise → { factory } or { error } once it settled (null before). */
@@ -37,15 +38,24 @@ export function preloadReducerFactory() {
 
 function loadDefault() {
   const url = packageFiles.wasmURL();
-  let module;
-  if (url.protocol === 'file:') module = afterColdRun.then(() => compileModule(url));
-  else {
-    // Requested now; compiled (compileStreaming, which also lets the browser
-    // cache the compiled code) once no cold run is applying.
-    const response = fetch(url).catch((err) => { throw new LoadError(`fetching ${url} failed: ${err?.message ?? err}`, { url, cause: err }); });
-    module = response.then(whenNoColdRun).then((r) => compileModule(r));
-  }
-  return module.then(whenNoColdRun).then((m) => loadReducer(m)).then(warm);
+  const file = url.protocol === 'file:';
+  // Requested after the first cold run (a file), or when the page is idle
+  // and no cold run applies (over HTTP).
+  const start = file ? afterColdRun : new Promise((resolve) => whenIdle(resolve)).then(whenNoColdRun);
+  return start.then(() => {
+    const load = import('./factory-load.js');
+    let module;
+    if (file) module = load.then(({ compileModule }) => compileModule(url));
+    else {
+      // Compiled (compileStreaming, which also lets the browser cache the
+      // compiled code) once no cold run is applying.
+      const response = fetch(url).catch((err) => load.then(({ LoadError }) => {
+        throw new LoadError(`fetching ${url} failed: ${err?.message ?? err}`, { url, cause: err });
+      }));
+      module = Promise.all([load, response.then(whenNoColdRun)]).then(([{ compileModule }, r]) => compileModule(r));
+    }
+    return Promise.all([load, module.then(whenNoColdRun)]);
+  }).then(([{ loadReducer }, m]) => loadReducer(m)).then(warm);
 }
 
 // A short run folded once the runtime has started, before the factory is

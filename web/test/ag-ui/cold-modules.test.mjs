@@ -1,0 +1,95 @@
+// What the drop-in's cold first run loads under Node (src/ag-ui/factory.js):
+// importing <package>/ag-ui resolves none of the reducer's modules
+// (factory-load.js, src/reducer/ but the resume policy the transport uses,
+// src/state/); they are imported when the
+// default factory starts loading (here after the first cold run), and the
+// reducer then takes over. The modules an app's process resolves are
+// recorded by a resolve hook. No timing.
+//
+//   node --test web/test/ag-ui/cold-modules.test.mjs   (needs make wasm and npm ci in web/test/ag-ui)
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, symlinkSync, rmSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, '../..');
+let app;
+
+before(() => {
+  // An app's node_modules: the package (web/) and @ag-ui/client with its dependencies.
+  app = mkdtempSync(path.join(tmpdir(), 'agui-cold-modules-'));
+  const nm = path.join(app, 'node_modules');
+  mkdirSync(path.join(nm, '@agui-reducer'), { recursive: true });
+  symlinkSync(web, path.join(nm, '@agui-reducer/web'));
+  for (const name of readdirSync(path.join(here, 'node_modules'))) {
+    if (!name.startsWith('.')) symlinkSync(path.join(here, 'node_modules', name), path.join(nm, name));
+  }
+});
+after(() => rmSync(app, { recursive: true, force: true }));
+
+function runInApp(code) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], {
+      cwd: app, env: { ...process.env, NODE_PATH: '', SUPPRESS_TRANSFORMATION_WARNINGS: 'true' }, timeout: 120_000,
+    }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout.trim())));
+  });
+}
+
+test('under Node, importing <package>/ag-ui and a cold first run resolve none of the reducer\'s modules; the factory imports them, then the reducer takes over', async () => {
+  const out = await runInApp(`
+    import { register } from 'node:module';
+    import { MessageChannel } from 'node:worker_threads';
+    const { port1, port2 } = new MessageChannel();
+    const resolved = [];
+    port1.on('message', (url) => resolved.push(url));
+    port1.unref();
+    const hook = 'let port; export function initialize(d) { port = d.port; } '
+      + 'export async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r; }';
+    register('data:text/javascript,' + encodeURIComponent(hook), { data: { port: port2 }, transferList: [port2] });
+    // The hook's messages arrive in tasks of their own: a few turns of the event loop.
+    const settle = async () => { for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 10)); };
+    const reducerSide = () => resolved.filter((u) => /\\/src\\/(reducer\\/(?!resume\\.js)|state\\/)|\\/factory-load\\.js$/.test(u)).map((u) => u.replace(/^.*\\/web\\//, ''));
+
+    const { HttpAgent } = await import('@agui-reducer/web/ag-ui');
+    await settle();
+    const atImport = reducerSide();
+    const events = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'hello' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+    ];
+    const body = events.map((e) => 'data: ' + JSON.stringify(e) + '\\n\\n').join('');
+    let afterColdRun = null;
+    const fetch = async () => {
+      await settle();
+      afterColdRun ??= reducerSide(); // as the first run reads its response
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    const cold = new HttpAgent({ url: 'http://x.invalid/', threadId: 't', fetch });
+    await cold.runAgent({ runId: 'r' });
+    let agent = cold;
+    for (let i = 0; i < 200 && agent.reducerState === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      agent = new HttpAgent({ url: 'http://x.invalid/', threadId: 't', fetch });
+      await agent.runAgent({ runId: 'r' });
+    }
+    await settle();
+    console.log(JSON.stringify({
+      atImport, inColdRun: afterColdRun,
+      cold: cold.reducerState !== undefined,
+      reducer: agent.reducerState !== undefined,
+      loaded: ['src/ag-ui/factory-load.js', 'src/reducer/reducer.js', 'src/state/mirror.js'].filter((f) => reducerSide().includes(f)),
+    }));
+  `);
+  assert.deepEqual(JSON.parse(out), {
+    atImport: [], inColdRun: [], cold: false, reducer: true,
+    loaded: ['src/ag-ui/factory-load.js', 'src/reducer/reducer.js', 'src/state/mirror.js'],
+  });
+});
