@@ -84,7 +84,7 @@ export function agentTable(res, title) {
     rows(res.dev.rows);
   }
   lines.push('');
-  lines.push(`module load (warm process): @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules ${f(res.load.oursMs)} ms (its wasm starts loading at import, timed in agent.mjs's cold rows)`);
+  lines.push(`module load (warm process): @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules ${f(res.load.oursMs)} ms (its wasm is requested once the page is idle after the import, or after a first run in flight; timed in agent.mjs's cold rows)`);
   lines.push('');
   for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}${b.dev !== undefined ? ` (development mode: ${f(b.dev, 2)})` : ''}`);
   return lines.join('\n');
