@@ -184,10 +184,27 @@ export function applyAppends(root, ops, appends) {
     }
     let old = tcs[index];
     let cur = index < toolCalls.length ? toolCalls[index] : undefined;
-    if (cur === null || typeof cur !== 'object') throw new Error(`append to a non-string at ${ops[k].path}`);
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) throw new Error(`append to a non-string at ${ops[k].path}`);
     if (cur === old) { cur = { ...cur }; toolCalls[index] = cur; }
+    // The two appends of a tool-argument token, by name: its argsText, and
+    // a string of its args (copied once per build).
+    if (key.length === 1 && key[0] === 'argsText') {
+      if (!hasOwn.call(cur, 'argsText') || typeof cur.argsText !== 'string') throw new Error(`append to a non-string at ${ops[k].path}`);
+      cur.argsText += ops[k].value;
+      continue;
+    }
+    let s = 0;
+    if (key[0] === 'args') {
+      let args = hasOwn.call(cur, 'args') ? cur.args : undefined;
+      if (args === null || typeof args !== 'object') throw new Error(`append to a non-string at ${ops[k].path}`);
+      const was = old.args; // old is a tool call object: cur was, or was copied from, it
+      if (args === was) { args = shallowCopy(args); cur.args = args; }
+      old = was;
+      cur = args;
+      s = 1;
+    }
     const last = key.length - 1;
-    for (let s = 0; s < last; s++) {
+    for (; s < last; s++) {
       const seg = key[s];
       let child = childOf(cur, seg);
       if (child === null || typeof child !== 'object') throw new Error(`append to a non-string at ${ops[k].path}`);

@@ -31,6 +31,9 @@ export class Core {
     this.tokenId = null;
     this.tokenIdLen = 0;
     this.tokenView = null;
+    // Views of the input buffer after an id of each length (below 64 bytes):
+    // interleaved tool calls switch ids at every token.
+    this.tokenViews = [];
     // A record of appends (APPENDS): appendCount ops, op k appending
     // appendTexts[k] at appendPaths[k], which is messages[appendIndexes[k]]
     // [appendKeys[k]] (appendKinds[k] 0) or the string at the segments
@@ -65,6 +68,7 @@ export class Core {
       this.buffer = this.x.mem.buffer;
       this.u8 = new Uint8Array(this.buffer);
       this.inView = null;
+      this.tokenViews = [];
     }
     return this.u8;
   }
@@ -75,6 +79,7 @@ export class Core {
     this.check();
     this.inCap = this.x.inCap();
     this.inView = null;
+    this.tokenViews = [];
   }
 
   /** The input buffer from offset off (a cached view for off 0). */
@@ -169,10 +174,17 @@ export class Core {
     // (A view detached by the memory's growth has length 0.)
     if (id !== this.tokenId || delta.length * 3 > this.tokenView.length) {
       idLen = this.put(0, id);
-      deltaLen = this.put(idLen, delta);
+      let view = idLen < 64 ? this.tokenViews[idLen] : undefined;
+      if (view !== undefined && view.length !== 0 && delta.length * 3 <= view.length) {
+        deltaLen = encoder.encodeInto(delta, view).written;
+      } else {
+        deltaLen = this.put(idLen, delta); // may grow the buffer (and drop the views)
+        view = this.input(idLen);
+        if (idLen < 64) this.tokenViews[idLen] = view;
+      }
       this.tokenId = id;
       this.tokenIdLen = idLen;
-      this.tokenView = this.input(idLen);
+      this.tokenView = view;
     } else {
       deltaLen = encoder.encodeInto(delta, this.tokenView).written;
     }
