@@ -21,19 +21,30 @@ func (r *Reducer) ApplyToken(c *Change, typ EventType, id, delta []byte) {
 		r.ApplyAppend(c, AppendToken(nil, typ, id, delta))
 		return
 	}
-	if typ != ToolCallArgs && r.catching == nil && r.chunks.mode == chunkNone && !r.opt.Strict {
+	hot := r.catching == nil && r.chunks.mode == chunkNone && !r.opt.Strict
+	if hot && typ != ToolCallArgs {
 		if m := r.msgByID[string(id)]; m != nil && r.foldHotText(c, m, typ == ReasoningMessageContent, string(delta)) {
 			return
 		}
 	}
-	r.hot = Event{Type: typ, Delta: string(delta), HasDelta: true}
+	// r.hot is zero between folds: only the token's fields are set, then
+	// cleared (no handler writes the others; assigning the whole Event
+	// costs a write barrier per pointer field while the collector runs).
+	ev := &r.hot
+	ev.Type, ev.Delta, ev.HasDelta = typ, string(delta), true
 	if typ == ToolCallArgs {
-		r.hot.ToolCallID = string(id)
+		ev.ToolCallID = string(id)
 	} else {
-		r.hot.MessageID = string(id)
+		ev.MessageID = string(id)
 	}
-	r.applyEvent(c, &r.hot)
-	r.hot = Event{}
+	if hot && typ == ToolCallArgs {
+		// No catch-up, chunk stream or strict check to pass: what
+		// applyEvent would do is toolArgs.
+		r.toolArgs(c, ev)
+	} else {
+		r.applyEvent(c, ev)
+	}
+	ev.Type, ev.Delta, ev.HasDelta, ev.ToolCallID, ev.MessageID = "", "", false, "", ""
 }
 
 // TokenFits reports whether the JSON text of a token (AppendToken) whose

@@ -231,32 +231,113 @@ func apply(h int32, name, data []byte) int32 {
 //
 // with field 1 for /messages/<index>/content and 2 for
 // /messages/<index>/reasoning, so that JS reads the text without
-// TextDecoder and JSON.parse. Anything else comes back as the JSON record,
-// as from apply (a JSON record starts with '{', never with 0x01).
+// TextDecoder and JSON.parse. A record made only of appends to strings
+// of messages and tool calls (a tool-argument token's: the argument text
+// and the string of the parsed arguments it extends) is
+//
+//	[0x03, count, then count appends]
+//
+// each append being
+//
+//	[target, index as uint32 little-endian, (target 4: the pointer's length
+//	 as uint16 little-endian, the pointer), the text's length as uint32
+//	 little-endian, the text as UTF-8]
+//
+// with target 1 for /messages/<index>/content, 2 for
+// /messages/<index>/reasoning, 3 for /toolCalls/<index>/argsText and 4 for
+// /toolCalls/<index>/args<pointer> (the pointer is the JSON Pointer below
+// args, as the record's path has it). A text length of 0xFFFFFFFF (from
+// applyToken) stands for the token's delta, which JS has already. Anything
+// else comes back as the JSON record, as from apply (a JSON record starts
+// with '{', never with a byte below 0x20).
 const (
 	compactAppend    = 1
 	compactContent   = 1
 	compactReasoning = 2
+	compactAppends   = 3
+	compactArgsText  = 3
+	compactArgs      = 4
+	compactIsDelta   = 0xFFFFFFFF
 )
 
 func applyCompact(h int32, name, data []byte) int32 {
 	inst := lookup(h)
 	inst.p.Apply(&inst.change, string(name), data)
-	return compactRecord(&inst.change)
+	return compactRecord(&inst.change, nil)
 }
 
-// compactRecord writes c in the compact form when it is a single text
-// append, else as JSON.
-func compactRecord(c *reducer.Change) int32 {
-	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && !hasLoneSurrogate(c.Ops[0].Text) {
+// compactRecord writes c in a compact form when it has one (delta: the
+// token's delta from applyToken, else nil), else as JSON.
+func compactRecord(c *reducer.Change, delta []byte) int32 {
+	if len(c.Ops) == 0 || len(c.Events) != 0 || len(c.Diagnostics) != 0 {
+		out = c.AppendJSON(out[:0])
+		return ok()
+	}
+	if len(c.Ops) == 1 && c.Ops[0].Kind == reducer.OpAppend && !hasLoneSurrogate(c.Ops[0].Text) {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
 			out = append(out[:0], compactAppend, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
 			out = append(out, c.Ops[0].Text...)
 			return ok()
 		}
 	}
+	if appendsRecord(c, delta) {
+		return ok()
+	}
 	out = c.AppendJSON(out[:0])
 	return ok()
+}
+
+// appendsRecord writes c in the compact appends form (0x03) when every op
+// is an append to a string of a message or a tool call, and reports
+// whether it did.
+func appendsRecord(c *reducer.Change, delta []byte) bool {
+	if len(c.Ops) > 255 {
+		return false
+	}
+	out = append(out[:0], compactAppends, byte(len(c.Ops)))
+	for i := range c.Ops {
+		op := &c.Ops[i]
+		if op.Kind != reducer.OpAppend || hasLoneSurrogate(op.Text) {
+			return false
+		}
+		target, index, ptr, found := appendTarget(op.Path)
+		if !found {
+			return false
+		}
+		out = append(out, target, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
+		if target == compactArgs {
+			out = append(out, byte(len(ptr)), byte(len(ptr)>>8))
+			out = append(out, ptr...)
+		}
+		n := uint32(len(op.Text))
+		if delta != nil && op.Text == string(delta) {
+			n = compactIsDelta
+		}
+		out = append(out, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+		if n != compactIsDelta {
+			out = append(out, op.Text...)
+		}
+	}
+	return true
+}
+
+// appendTarget parses the path of an append the compact appends form
+// carries: a message's content or reasoning, a tool call's argsText, or a
+// string inside its args (ptr: the pointer below args, shorter than 64 KB).
+func appendTarget(path string) (target byte, index uint32, ptr string, found bool) {
+	if field, i, isMsg := messageField(path); isMsg {
+		return field, i, "", true
+	}
+	const prefix = "/toolCalls/"
+	index, rest, found := pathIndex(path, prefix)
+	switch {
+	case !found:
+	case rest == "/argsText":
+		return compactArgsText, index, "", true
+	case len(rest) >= len("/args/") && rest[:len("/args/")] == "/args/" && len(rest) < 1<<16:
+		return compactArgs, index, rest[len("/args"):], true
+	}
+	return 0, 0, "", false
 }
 
 // Tokens. applyToken folds a streamed token given by its fields (the
@@ -268,7 +349,8 @@ func compactRecord(c *reducer.Change) int32 {
 //
 //	[0x02, field, index as uint32 little-endian]
 //
-// (JS has the text already); else what applyCompact outputs.
+// (JS has the text already); else what applyCompact outputs, with the
+// appends form's texts equal to delta left out (a tool-argument token's).
 const compactAppendDelta = 2
 
 var tokenTypes = [...]reducer.EventType{reducer.TextMessageContent, reducer.ReasoningMessageContent, reducer.ToolCallArgs}
@@ -283,7 +365,7 @@ func applyToken(h, kind int32, id, delta []byte) int32 {
 			return ok()
 		}
 	}
-	return compactRecord(c)
+	return compactRecord(c, delta)
 }
 
 // hasLoneSurrogate reports whether text holds a lone UTF-16 surrogate
@@ -304,9 +386,24 @@ func hasLoneSurrogate(text string) bool {
 
 // messageField parses "/messages/<index>/content" or "/reasoning".
 func messageField(path string) (field byte, index uint32, ok bool) {
-	const prefix = "/messages/"
-	if len(path) <= len(prefix) || path[:len(prefix)] != prefix {
+	index, rest, ok := pathIndex(path, "/messages/")
+	if !ok {
 		return 0, 0, false
+	}
+	switch rest {
+	case "/content":
+		return compactContent, index, true
+	case "/reasoning":
+		return compactReasoning, index, true
+	}
+	return 0, 0, false
+}
+
+// pathIndex parses prefix, then an array index (canonical: no leading
+// zero, at most 9 digits), at the start of path; rest is what follows.
+func pathIndex(path, prefix string) (index uint32, rest string, ok bool) {
+	if len(path) <= len(prefix) || path[:len(prefix)] != prefix {
+		return 0, "", false
 	}
 	i := len(prefix)
 	start := i
@@ -315,15 +412,9 @@ func messageField(path string) (field byte, index uint32, ok bool) {
 		i++
 	}
 	if i == start || (path[start] == '0' && i-start > 1) {
-		return 0, 0, false
+		return 0, "", false
 	}
-	switch path[i:] {
-	case "/content":
-		return compactContent, index, true
-	case "/reasoning":
-		return compactReasoning, index, true
-	}
-	return 0, 0, false
+	return index, path[i:], true
 }
 
 // feed parses a piece of an SSE body, split anywhere, and folds every event

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -42,19 +41,10 @@ func tokenFields(line string) (kind int32, id, delta string) {
 // expand turns applyToken's output into the change record JSON it stands for.
 func expand(t *testing.T, got []byte, delta string) string {
 	t.Helper()
-	if len(got) == 0 || got[0] != compactAppend && got[0] != compactAppendDelta {
-		return string(got)
+	if len(got) == 0 {
+		return ""
 	}
-	field := map[byte]string{compactContent: "content", compactReasoning: "reasoning"}[got[1]]
-	require.NotEmpty(t, field)
-	text := delta
-	if got[0] == compactAppend {
-		text = string(got[6:])
-	} else {
-		require.Len(t, got, 6)
-	}
-	b, _ := json.Marshal(map[string]any{"ops": []map[string]any{{"op": "append", "path": "/messages/" + itoa(binary.LittleEndian.Uint32(got[2:6])) + "/" + field, "value": text}}})
-	return string(b)
+	return expandCompact(t, got, delta)
 }
 
 // TestApplyToken: a token folded from its fields (applyToken) makes the same
@@ -68,7 +58,7 @@ func TestApplyToken(t *testing.T) {
 	require.NoError(t, err)
 	files = append(files, more...)
 	files = append(files, filepath.Join("testdata", "chat-turn.jsonl"))
-	tokens, deltas := 0, 0
+	tokens, deltas, appends := 0, 0, 0
 	for _, opts := range []string{`{}`, `{"dialect":"agui"}`, `{"strict":true}`, `{"maxEventBytes":120}`, `{"maxFieldBytes":40}`, `{"dialect":"tanstack"}`} {
 		opts = `{"deterministicIds":true,` + opts[1:]
 		if opts[len(opts)-2] == ',' {
@@ -91,6 +81,9 @@ func TestApplyToken(t *testing.T) {
 				if n > 0 && out[0] == compactAppendDelta {
 					deltas++
 				}
+				if n > 0 && out[0] == compactAppends && kind == 3 {
+					appends++
+				}
 				raw := out[:max(n, -n)]
 				got := expand(t, raw, delta)
 				if want != got {
@@ -102,6 +95,7 @@ func TestApplyToken(t *testing.T) {
 	}
 	require.Positive(t, tokens)
 	require.Positive(t, deltas)
+	require.Positive(t, appends, "tool-argument tokens in the compact appends form")
 }
 
 // TestApplyTokenEdges: tokens applyToken must fold as their JSON text

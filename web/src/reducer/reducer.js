@@ -2,7 +2,7 @@
 
 import { loadCore } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
-import { COMPACT } from '../wasm/core.js';
+import { COMPACT, APPENDS } from '../wasm/core.js';
 import { diagnosticError, chunkData, tokenKind } from '../wasm/records.js';
 import { appendPath } from '../state/ops.js';
 import { Mirror } from '../state/mirror.js';
@@ -131,6 +131,17 @@ class AguiReducer extends Mirror {
       const value = core.appendText;
       const rec = { ops: [{ op: 'append', path: appendPath(key, index), value }] };
       this._commitAppend(rec, key, index);
+      return rec;
+    }
+    if (result === APPENDS) {
+      // A tool-argument token's: its text and the parsed argument it extends.
+      const n = core.appendCount;
+      const paths = core.appendPaths;
+      const texts = core.appendTexts;
+      const ops = new Array(n);
+      for (let k = 0; k < n; k++) ops[k] = { op: 'append', path: paths[k], value: texts[k] };
+      const rec = { ops };
+      this._commitAppends(rec, core.appendKinds, core.appendIndexes, core.appendKeys);
       return rec;
     }
     return this.#record(result);

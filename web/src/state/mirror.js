@@ -19,14 +19,14 @@ export class Mirror {
   // long the conversation (the messages array alone is 1,200 entries at
   // 400 turns).
   #pending = [];
-  // While every pending op is a compact text append: their message index,
-  // key pairs (applyAppends); null once another op is queued.
+  // While every pending op is a compact append to a string: their kind,
+  // index, key triples (applyAppends); null once another op is queued.
   #appends = [];
   #version = 0;
   #listeners = new Set();
   #handlers = new Map();
   #stale = false; // waiting for a snapshot after a record failed to apply
-  #committing = 0; // _commit/_commitAppend calls in progress (handlers may nest them)
+  #committing = 0; // _commit/_commitAppend(s) calls in progress (handlers may nest them)
   #resyncDue = false; // a build failed during a commit: resynchronise when it ends
   #reading = false; // resynchronising inside a read of state
   #store = null; // the Svelte store view, made on first use
@@ -227,7 +227,35 @@ export class Mirror {
       if (changed) {
         const pending = this.#pending;
         pending.push(rec.ops[0]);
-        if (this.#appends !== null) this.#appends.push(index, key);
+        if (this.#appends !== null) this.#appends.push(0, index, key);
+        this.#version++;
+        if (pending.length > MAX_PENDING) this.#build();
+      }
+      this._emit('change', rec);
+    } finally {
+      this.#committing--;
+    }
+    this.#settle(changed);
+  }
+
+  /**
+   * _commit of rec = {ops: n appends} from the compact appends path (a
+   * tool-argument token's), without parsing their paths: op k appends to
+   * messages[indexes[k]][keys[k]] (kinds[k] 0) or to the string at the
+   * segments keys[k] below toolCalls[indexes[k]] (kinds[k] 1).
+   */
+  _commitAppends(rec, kinds, indexes, keys) {
+    const changed = !this.#stale;
+    this.#committing++;
+    try {
+      if (changed) {
+        const pending = this.#pending;
+        const appends = this.#appends;
+        const ops = rec.ops;
+        for (let k = 0; k < ops.length; k++) {
+          pending.push(ops[k]);
+          if (appends !== null) appends.push(kinds[k], indexes[k], keys[k]);
+        }
         this.#version++;
         if (pending.length > MAX_PENDING) this.#build();
       }

@@ -116,31 +116,112 @@ export function applyOps(root, ops, fresh) {
   return root;
 }
 
+/** The array index a path segment names (canonical digits), else -1: no RegExp. */
+function indexOf(seg) {
+  const n = seg.length;
+  if (n === 0 || n > 9 || (n > 1 && seg.charCodeAt(0) === 48)) return -1;
+  let i = 0;
+  for (let k = 0; k < n; k++) {
+    const c = seg.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return -1;
+    i = i * 10 + c;
+  }
+  return i;
+}
+
+/** The child at key of a container (undefined when missing), without copying. */
+function childOf(parent, key) {
+  if (Array.isArray(parent)) {
+    const i = indexOf(key);
+    return i >= 0 && i < parent.length ? parent[i] : undefined;
+  }
+  return hasOwn.call(parent, key) ? parent[key] : undefined;
+}
+
 /**
- * Applies the pending ops when all of them are compact text appends
- * (appends holds index, key pairs): one new root, one new messages array,
- * one new object per touched message, whatever the number of appends.
+ * Applies the pending ops when all of them are compact appends to strings
+ * (appends holds kind, index, key triples): kind 0 appends to
+ * messages[index][key] (key "content" or "reasoning"), kind 1 to the string
+ * at the keys of key (an array of unescaped segments, the last the
+ * string's) below toolCalls[index]. One new root, one new array per touched
+ * collection, one new container per touched container, whatever the number
+ * of appends: a container is copied when it is still the old root's (the
+ * same object at the same place), which appends, never moving anything,
+ * keep true — no set of copies to consult.
  */
 export function applyAppends(root, ops, appends) {
-  const msgs = root !== null && typeof root === 'object' ? root.messages : undefined;
-  if (!Array.isArray(msgs)) throw new Error('no messages array');
-  const messages = msgs.slice();
-  for (let k = 0; k < ops.length; k++) {
-    const index = appends[2 * k];
-    const key = appends[2 * k + 1];
-    let m = index < messages.length ? messages[index] : undefined;
-    if (m === null || typeof m !== 'object' || !hasOwn.call(m, key) || typeof m[key] !== 'string') {
-      throw new Error(`append to a non-string at ${ops[k].path}`);
-    }
-    if (m === msgs[index]) { // copied once, however many appends it gets
-      // A spread of its own (not shallowCopy's): this site sees few
-      // shapes, so V8 clones with a monomorphic inline cache.
-      m = { ...m };
-      messages[index] = m;
-    }
-    m[key] += ops[k].value;
-  }
+  if (root === null || typeof root !== 'object') throw new Error('no state');
   const next = { ...root };
-  next.messages = messages;
+  let messages = null;
+  let toolCalls = null;
+  for (let k = 0; k < ops.length; k++) {
+    const kind = appends[3 * k];
+    const index = appends[3 * k + 1];
+    const key = appends[3 * k + 2];
+    if (kind === 0) {
+      const msgs = root.messages;
+      if (messages === null) {
+        if (!Array.isArray(msgs)) throw new Error('no messages array');
+        messages = next.messages = msgs.slice();
+      }
+      let m = index < messages.length ? messages[index] : undefined;
+      if (m === null || typeof m !== 'object' || !hasOwn.call(m, key) || typeof m[key] !== 'string') {
+        throw new Error(`append to a non-string at ${ops[k].path}`);
+      }
+      if (m === msgs[index]) { // copied once, however many appends it gets
+        // A spread of its own (not shallowCopy's): this site sees few
+        // shapes, so V8 clones with a monomorphic inline cache.
+        m = { ...m };
+        messages[index] = m;
+      }
+      m[key] += ops[k].value;
+      continue;
+    }
+    const tcs = root.toolCalls;
+    if (toolCalls === null) {
+      if (!Array.isArray(tcs)) throw new Error('no toolCalls array');
+      toolCalls = next.toolCalls = tcs.slice();
+    }
+    let old = tcs[index];
+    let cur = index < toolCalls.length ? toolCalls[index] : undefined;
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) throw new Error(`append to a non-string at ${ops[k].path}`);
+    if (cur === old) { cur = { ...cur }; toolCalls[index] = cur; }
+    // The two appends of a tool-argument token, by name: its argsText, and
+    // a string of its args (copied once per build).
+    if (key.length === 1 && key[0] === 'argsText') {
+      if (!hasOwn.call(cur, 'argsText') || typeof cur.argsText !== 'string') throw new Error(`append to a non-string at ${ops[k].path}`);
+      cur.argsText += ops[k].value;
+      continue;
+    }
+    let s = 0;
+    if (key[0] === 'args') {
+      let args = hasOwn.call(cur, 'args') ? cur.args : undefined;
+      if (args === null || typeof args !== 'object') throw new Error(`append to a non-string at ${ops[k].path}`);
+      const was = old.args; // old is a tool call object: cur was, or was copied from, it
+      if (args === was) { args = shallowCopy(args); cur.args = args; }
+      old = was;
+      cur = args;
+      s = 1;
+    }
+    const last = key.length - 1;
+    for (; s < last; s++) {
+      const seg = key[s];
+      let child = childOf(cur, seg);
+      if (child === null || typeof child !== 'object') throw new Error(`append to a non-string at ${ops[k].path}`);
+      const was = old !== null && typeof old === 'object' ? childOf(old, seg) : undefined;
+      if (child === was) {
+        child = shallowCopy(child);
+        if (Array.isArray(cur)) cur[indexOf(seg)] = child;
+        else setKey(cur, seg, child);
+      }
+      old = was;
+      cur = child;
+    }
+    const seg = key[last];
+    const str = childOf(cur, seg);
+    if (typeof str !== 'string') throw new Error(`append to a non-string at ${ops[k].path}`);
+    if (Array.isArray(cur)) cur[indexOf(seg)] = str + ops[k].value;
+    else setKey(cur, seg, str + ops[k].value);
+  }
   return next;
 }

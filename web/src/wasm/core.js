@@ -31,6 +31,21 @@ export class Core {
     this.tokenId = null;
     this.tokenIdLen = 0;
     this.tokenView = null;
+    // Views of the input buffer after an id of each length (below 64 bytes):
+    // interleaved tool calls switch ids at every token.
+    this.tokenViews = [];
+    // A record of appends (APPENDS): appendCount ops, op k appending
+    // appendTexts[k] at appendPaths[k], which is messages[appendIndexes[k]]
+    // [appendKeys[k]] (appendKinds[k] 0) or the string at the segments
+    // appendKeys[k] below toolCalls[appendIndexes[k]] (appendKinds[k] 1).
+    this.appendCount = 0;
+    this.appendKinds = [];
+    this.appendIndexes = [];
+    this.appendKeys = [];
+    this.appendPaths = [];
+    this.appendTexts = [];
+    // Per tool call index: its paths and the last args pointer seen.
+    this.toolPaths = [];
   }
 
   get exited() { return this.go.exited === true; }
@@ -53,6 +68,7 @@ export class Core {
       this.buffer = this.x.mem.buffer;
       this.u8 = new Uint8Array(this.buffer);
       this.inView = null;
+      this.tokenViews = [];
     }
     return this.u8;
   }
@@ -63,6 +79,7 @@ export class Core {
     this.check();
     this.inCap = this.x.inCap();
     this.inView = null;
+    this.tokenViews = [];
   }
 
   /** The input buffer from offset off (a cached view for off 0). */
@@ -139,6 +156,7 @@ export class Core {
         this.appendText = decodeText(u8, p + 6, p + n);
         return COMPACT;
       }
+      if (u8[p] === 3) return this.#appends(u8, p, '');
     }
     return this.result(n);
   }
@@ -156,10 +174,17 @@ export class Core {
     // (A view detached by the memory's growth has length 0.)
     if (id !== this.tokenId || delta.length * 3 > this.tokenView.length) {
       idLen = this.put(0, id);
-      deltaLen = this.put(idLen, delta);
+      let view = idLen < 64 ? this.tokenViews[idLen] : undefined;
+      if (view !== undefined && view.length !== 0 && delta.length * 3 <= view.length) {
+        deltaLen = encoder.encodeInto(delta, view).written;
+      } else {
+        deltaLen = this.put(idLen, delta); // may grow the buffer (and drop the views)
+        view = this.input(idLen);
+        if (idLen < 64) this.tokenViews[idLen] = view;
+      }
       this.tokenId = id;
       this.tokenIdLen = idLen;
-      this.tokenView = this.input(idLen);
+      this.tokenView = view;
     } else {
       deltaLen = encoder.encodeInto(delta, this.tokenView).written;
     }
@@ -175,8 +200,56 @@ export class Core {
         this.appendText = form === 2 ? delta : decodeText(u8, p + 6, p + n);
         return COMPACT;
       }
+      if (form === 3) return this.#appends(u8, p, delta);
     }
     return this.result(n);
+  }
+
+  /** Reads a record of appends (wasm/bridge.go's 0x03 form) at p; delta: the token's. */
+  #appends(u8, p, delta) {
+    const n = u8[p + 1];
+    const kinds = this.appendKinds;
+    const indexes = this.appendIndexes;
+    const keys = this.appendKeys;
+    const paths = this.appendPaths;
+    const texts = this.appendTexts;
+    let q = p + 2;
+    for (let k = 0; k < n; k++) {
+      const target = u8[q];
+      const index = (u8[q + 1] | (u8[q + 2] << 8) | (u8[q + 3] << 16) | (u8[q + 4] << 24)) >>> 0;
+      q += 5;
+      if (target <= 2) {
+        const key = target === 1 ? 'content' : 'reasoning';
+        kinds[k] = 0;
+        keys[k] = key;
+        paths[k] = `/messages/${index}/${key}`;
+      } else {
+        const tp = this.toolPaths[index] ??= new ToolPaths(index);
+        kinds[k] = 1;
+        if (target === 3) {
+          keys[k] = ARGS_TEXT;
+          paths[k] = tp.argsText;
+        } else {
+          const len = u8[q] | (u8[q + 1] << 8);
+          q += 2;
+          tp.pointer(u8, q, len);
+          keys[k] = tp.segs;
+          paths[k] = tp.path;
+          q += len;
+        }
+      }
+      indexes[k] = index;
+      const len = (u8[q] | (u8[q + 1] << 8) | (u8[q + 2] << 16) | (u8[q + 3] << 24)) >>> 0;
+      q += 4;
+      if (len === 0xffffffff) {
+        texts[k] = delta;
+      } else {
+        texts[k] = decodeText(u8, q, q + len);
+        q += len;
+      }
+    }
+    this.appendCount = n;
+    return APPENDS;
   }
 
   /** Calls export fn(h) or, with arg (JSON text or bytes), fn(h, length). */
@@ -197,6 +270,46 @@ export class Core {
 
 /** What Core.applyCompact returns for a single text append. */
 export const COMPACT = Object.freeze({ ok: true, text: null });
+
+/** What Core.applyCompact and applyToken return for a record of appends. */
+export const APPENDS = Object.freeze({ ok: true, text: null });
+
+const ARGS_TEXT = Object.freeze(['argsText']);
+
+/**
+ * The paths of a tool call's appends: its argsText's, and those of the last
+ * pointer below its args (a streaming argument appends to one string at a
+ * time), recognised by their bytes without decoding them.
+ */
+class ToolPaths {
+  constructor(index) {
+    this.base = `/toolCalls/${index}`;
+    this.argsText = `${this.base}/argsText`;
+    this.bytes = new Uint8Array(0);
+    this.path = '';
+    this.segs = null;
+  }
+
+  /** Makes path and segs those of the pointer in u8[at, at+len). */
+  pointer(u8, at, len) {
+    const b = this.bytes;
+    if (b.length === len) {
+      let i = 0;
+      while (i < len && b[i] === u8[at + i]) i++;
+      if (i === len) return;
+    }
+    this.bytes = u8.slice(at, at + len);
+    const ptr = decoder.decode(this.bytes);
+    this.path = `${this.base}/args${ptr}`;
+    const segs = ptr.split('/');
+    segs[0] = 'args';
+    for (let i = 1; i < segs.length; i++) {
+      const s = segs[i];
+      if (s.indexOf('~') >= 0) segs[i] = s.replace(/~1/g, '/').replace(/~0/g, '~');
+    }
+    this.segs = Object.freeze(segs);
+  }
+}
 
 /** UTF-8 → string; short ASCII text without TextDecoder's fixed cost. */
 function decodeText(u8, start, end) {

@@ -64,3 +64,61 @@ test('tokenKind takes only what JSON would write as {type, id, delta}', () => {
   assert.equal(tokenKind('{"type":"TEXT_MESSAGE_CONTENT"}'), 0);
   assert.equal(tokenKind(null), 0);
 });
+
+/** Interleaved tool calls whose JSON arguments stream in short pieces: nested keys that need escaping in a pointer, arrays, "__proto__", escapes, non-ASCII text. */
+function argsStream(seed) {
+  let x = seed;
+  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const out = [{ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, { type: 'TEXT_MESSAGE_START', messageId: 'm', role: 'assistant' }];
+  const calls = [
+    { id: 'c0', text: JSON.stringify({ path: 'src/a.txt', content: 'line "one"\nline \\two\\ é😀 '.repeat(30) }) },
+    { id: 'c1', text: JSON.stringify({ 'a/b': { 'c~d': ['x', { __proto__: null, q: 'é😀\n"', ['__proto__']: 'p' }, 'yy'] }, '': 'empty key', list: ['s1', 's2', 3, true, null] }) },
+    { id: 'c2', text: '{"k":"unterminated ' + 'text '.repeat(50) },
+  ];
+  for (const c of calls) out.push({ type: 'TOOL_CALL_START', toolCallId: c.id, toolCallName: 'write_file', parentMessageId: 'm' }), c.at = 0;
+  for (let open = calls.length; open > 0;) {
+    for (const c of calls) {
+      if (c.at >= c.text.length) continue;
+      let n = 1 + Math.floor(rand() * 7);
+      // never split a surrogate pair: a lone surrogate takes the JSON path
+      const code = c.text.charCodeAt(c.at + n - 1);
+      if (code >= 0xd800 && code <= 0xdbff) n++;
+      out.push({ type: 'TOOL_CALL_ARGS', toolCallId: c.id, delta: c.text.slice(c.at, c.at + n) });
+      if (rand() < 0.2) out.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: `w${c.at} ` });
+      c.at += n;
+      if (c.at >= c.text.length) open--;
+    }
+  }
+  for (const c of calls) out.push({ type: 'TOOL_CALL_END', toolCallId: c.id });
+  out.push({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' });
+  return out;
+}
+
+test('tool-argument tokens fold as their JSON text, the state read at any interval', () => {
+  for (const seed of [1, 2, 3]) {
+    const events = argsStream(seed);
+    const byFields = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+    const byText = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+    let x = seed * 7;
+    const every = () => ((x = (x * 75 + 74) % 65537) % 5);
+    const states = [];
+    for (const ev of events) {
+      const a = byFields.apply(ev);
+      const b = byText.apply(JSON.stringify(ev));
+      assert.deepEqual(a, b, JSON.stringify(ev));
+      if (every() === 0) {
+        const st = byFields.state;
+        assert.deepStrictEqual(st, byFields.snapshot(), JSON.stringify(ev));
+        states.push([st, JSON.stringify(st)]);
+      }
+    }
+    assert.deepStrictEqual(byFields.state, byText.state);
+    assert.deepStrictEqual(byFields.state, byFields.snapshot());
+    for (const [st, json] of states) assert.equal(JSON.stringify(st), json, 'an old state never changes');
+    assert.equal(Object.prototype.p, undefined);
+    const args = byFields.state.toolCalls[1].args;
+    assert.ok(Object.hasOwn(args['a/b']['c~d'][1], '__proto__'));
+    byFields.dispose();
+    byText.dispose();
+  }
+});

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// tokenStream is a text message's or a write_file tool call's stream: the
+// events that open it (as JSON text) and ~20-byte deltas, as the drop-in
+// agent hands them to applyToken.
+func tokenStream(args bool, n int) (start []string, id string, deltas []string) {
+	var b strings.Builder
+	words := strings.Fields(`the a of to and in is it that for on with as this "quoted" value result error file path`)
+	for i := 0; b.Len() < 20*n; i++ {
+		if i%9 == 8 {
+			b.WriteString("\n")
+		}
+		b.WriteString(words[i*7919%len(words)] + " ")
+	}
+	text := b.String()
+	start = []string{`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`, `{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`}
+	id = "m"
+	if args {
+		raw, _ := json.Marshal(map[string]string{"path": "src/a.txt", "content": text})
+		text = string(raw)
+		start = append(start, `{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"write_file","parentMessageId":"m"}`)
+		id = "c"
+	}
+	for at := 0; at < len(text); at += 20 {
+		deltas = append(deltas, text[at:min(at+20, len(text))])
+	}
+	return start, id, deltas
+}
+
+// BenchmarkBridgeToken: one streamed token through applyToken, as the
+// drop-in agent folds it: a text token (TEXT_MESSAGE_CONTENT) and a
+// tool-argument token (TOOL_CALL_ARGS of a write_file call's JSON
+// arguments, whose record also carries the parsed argument's append).
+// ns/token is the cost of one, record included.
+func BenchmarkBridgeToken(b *testing.B) {
+	for _, kind := range []struct {
+		name string
+		args bool
+		code int32
+	}{{"text", false, 1}, {"args", true, 3}} {
+		b.Run(kind.name, func(b *testing.B) {
+			start, id, deltas := tokenStream(kind.args, 5000)
+			b.ReportAllocs()
+			tokens := 0
+			for b.Loop() {
+				h := create([]byte(`{"dialect":"agui"}`))
+				for _, ev := range start {
+					apply(h, nil, []byte(ev))
+				}
+				for _, d := range deltas {
+					if applyToken(h, kind.code, []byte(id), []byte(d)) < 0 {
+						b.Fatal("applyToken failed")
+					}
+				}
+				tokens += len(deltas)
+				dispose(h)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(tokens), "ns/token")
+		})
+	}
+}
