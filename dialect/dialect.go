@@ -516,7 +516,7 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	if len(data) > t.opt.MaxEventBytes {
 		return diagnosticOf(eventjson.TooLarge(len(data), t.opt.MaxEventBytes))
 	}
-	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data)) {
+	if name == "" && t.passesCanonical(data) {
 		// Streamed tokens are nearly every event, and the large payloads
 		// of state and activity events are the largest: canonical, they
 		// tell the translator nothing it keeps, so they are passed on
@@ -581,6 +581,20 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 		t.noteDialect(d)
 	}
 	return e
+}
+
+// passesCanonical reports whether translate passes data, a frame without
+// an event name within the size limit, on untouched and unparsed: a
+// canonical streamed token or opaque event (see translate).
+func (t *Translator) passesCanonical(data []byte) bool {
+	pin := t.pin
+	return (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data))
+}
+
+// passes reports whether translate passes the frame on untouched and
+// unparsed, with no diagnostic: then Pipeline.Apply folds it itself.
+func (t *Translator) passes(name string, data []byte) bool {
+	return name == "" && len(data) <= t.opt.MaxEventBytes && t.passesCanonical(data)
 }
 
 // hotCanonical reports whether data is a streamed token of canonical

@@ -48,7 +48,9 @@ func NewPipeline(r *reducer.Reducer, t *Translator) *Pipeline {
 // record, with the translator's diagnostics.
 func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 	c.Reset()
-	if p.t == nil {
+	if p.t == nil || p.t.passes(name, data) {
+		// Nearly every event (the streamed tokens): what the translator
+		// would pass on untouched, folded without its call.
 		p.r.ApplyAppend(c, data)
 		return
 	}

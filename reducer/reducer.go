@@ -65,7 +65,7 @@ type Reducer struct {
 	answered    map[string]bool
 	chunks      chunkState
 	verify      verifier
-	hot         Event // scratch for the token fast path
+	hot         Event // the event being folded (applyHot)
 
 	// inputThread is the thread id RunInput chose while the state has
 	// none, so that every request before the first run names one thread.
@@ -173,12 +173,21 @@ func (r *Reducer) ApplyObject(c *Change, data []byte, obj *jsontree.Object) {
 		c.failErr(eventjson.TooLarge(len(data), r.opt.MaxEventBytes))
 		return
 	}
-	ev, err := DecodeEventObject(obj)
-	if err != nil {
+	var err error
+	if r.hot, err = DecodeEventObject(obj); err != nil {
+		r.hot = Event{}
 		c.failErr(err)
 		return
 	}
-	r.applyEvent(c, &ev)
+	r.applyHot(c)
+}
+
+// applyHot folds the event decoded into r.hot, then clears it. The event
+// lives in the Reducer so that it does not escape per call (an Event is
+// some 700 bytes).
+func (r *Reducer) applyHot(c *Change) {
+	r.applyEvent(c, &r.hot)
+	r.hot = Event{}
 }
 
 // applyData decodes one canonical event from its JSON text and folds it.
@@ -190,16 +199,16 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 	}
 	var ok bool
 	if r.hot, ok = decodeHot(data, r.opt.MaxDepth, r.opt.Strict || len(r.chunks.lanes) > 0); ok {
-		r.applyEvent(c, &r.hot)
-		r.hot = Event{}
+		r.applyHot(c)
 		return
 	}
-	ev, err := DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth})
-	if err != nil {
+	var err error
+	if r.hot, err = DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth}); err != nil {
+		r.hot = Event{}
 		c.failErr(err)
 		return
 	}
-	r.applyEvent(c, &ev)
+	r.applyHot(c)
 }
 
 // ApplyEvent folds an already decoded event into the state.
