@@ -120,6 +120,8 @@ type Translator struct {
 	last dialect      // dialect of the last non-canonical event (mixed-dialect warning)
 	n    [idKinds]int // counters behind assigned ids
 
+	parser jsontree.Parser // parses the events not passed on unparsed
+
 	emitFn  func([]byte)
 	amendFn func([]byte) // nil: amendments are emitted as AmendEvent
 	// emitObjFn, when a Pipeline translates, takes an event passed on as
@@ -197,7 +199,7 @@ func New(opt Options) *Translator {
 
 // Reset forgets the stream: the next event starts a new conversation.
 func (t *Translator) Reset() {
-	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0], wrap: t.wrap[:0]}
+	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0], wrap: t.wrap[:0], parser: t.parser}
 	t.msgs = map[string]bool{}
 	t.activities = map[string]bool{}
 	t.tools = map[string]*toolRec{}
@@ -524,7 +526,7 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 		t.emitFn(data)
 		return nil
 	}
-	obj, err := eventjson.ParseObject(data, t.opt.MaxDepth)
+	obj, err := eventjson.ParseObjectWith(&t.parser, data, t.opt.MaxDepth)
 	if err != nil {
 		return diagnosticOf(err)
 	}

@@ -29,7 +29,12 @@ type DecodeOptions struct {
 // null or "" and outcome null count as absent). A malformed event yields an
 // *Error with code "bad_json" or "bad_event".
 func DecodeEvent(data []byte, opt DecodeOptions) (Event, error) {
-	obj, err := eventjson.ParseObject(data, opt.MaxDepth)
+	return decodeEventWith(nil, data, opt)
+}
+
+// decodeEventWith is DecodeEvent parsing with p (nil: none).
+func decodeEventWith(p *jsontree.Parser, data []byte, opt DecodeOptions) (Event, error) {
+	obj, err := eventjson.ParseObjectWith(p, data, opt.MaxDepth)
 	if err != nil {
 		return Event{}, err
 	}

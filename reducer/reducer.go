@@ -65,7 +65,8 @@ type Reducer struct {
 	answered    map[string]bool
 	chunks      chunkState
 	verify      verifier
-	hot         Event // the event being folded (applyHot)
+	hot         Event           // the event being folded (applyHot)
+	parser      jsontree.Parser // parses the events the hot paths do not take
 
 	// inputThread is the thread id RunInput chose while the state has
 	// none, so that every request before the first run names one thread.
@@ -203,7 +204,7 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 		return
 	}
 	var err error
-	if r.hot, err = DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth}); err != nil {
+	if r.hot, err = decodeEventWith(&r.parser, data, DecodeOptions{MaxDepth: r.opt.MaxDepth}); err != nil {
 		r.hot = Event{}
 		c.failErr(err)
 		return
