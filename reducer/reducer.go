@@ -174,8 +174,7 @@ func (r *Reducer) ApplyObject(c *Change, data []byte, obj *jsontree.Object) {
 		c.failErr(eventjson.TooLarge(len(data), r.opt.MaxEventBytes))
 		return
 	}
-	var err error
-	if r.hot, err = DecodeEventObject(obj); err != nil {
+	if err := decodeEventObject(&r.hot, obj); err != nil {
 		r.hot = Event{}
 		c.failErr(err)
 		return
@@ -203,8 +202,8 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 		r.applyHot(c)
 		return
 	}
-	var err error
-	if r.hot, err = decodeEventWith(&r.parser, data, DecodeOptions{MaxDepth: r.opt.MaxDepth}); err != nil {
+	r.hot = Event{} // what decodeHot left
+	if err := decodeEventInto(&r.hot, &r.parser, data, r.opt.MaxDepth); err != nil {
 		r.hot = Event{}
 		c.failErr(err)
 		return
