@@ -593,6 +593,45 @@ func (t *Translator) passesCanonical(data []byte) bool {
 	return (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data))
 }
 
+// passesText reports whether translate passes the frame on untouched and
+// unparsed when it is a text or reasoning token in hotCanonical's layout
+// with no escape in its id: what it checks is the start of the layout (up
+// to the delta's first byte), the rest is the folder's to check
+// (reducer.Reducer.ApplyTextToken takes only that layout).
+func (t *Translator) passesText(name string, data []byte) bool {
+	if name != "" || len(data) > t.opt.MaxEventBytes || t.stepMsg != "" {
+		return false
+	}
+	switch t.pin {
+	case dialectAuto, dialectAGUI, dialectTanStack:
+	default:
+		return false
+	}
+	var i int
+	nonEmpty := false
+	switch {
+	case hasPrefix(data, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`):
+		i, nonEmpty = len(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`), true
+	case hasPrefix(data, `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`):
+		i = len(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
+	default:
+		return false
+	}
+	idStart := i
+	for i < len(data) && data[i] != '"' && data[i] != '\\' {
+		i++
+	}
+	if i >= len(data) || data[i] != '"' || !hasPrefix(data[i+1:], `,"delta":"`) {
+		return false
+	}
+	id := data[idStart:i]
+	i += 1 + len(`,"delta":"`)
+	if nonEmpty && (i >= len(data) || data[i] == '"') {
+		return false
+	}
+	return len(t.texts) == 0 || t.texts[string(id)] == nil
+}
+
 // passes reports whether translate passes the frame on untouched and
 // unparsed, with no diagnostic: then Pipeline.Apply folds it itself.
 func (t *Translator) passes(name string, data []byte) bool {

@@ -48,9 +48,17 @@ func NewPipeline(r *reducer.Reducer, t *Translator) *Pipeline {
 // record, with the translator's diagnostics.
 func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 	c.Reset()
-	if p.t == nil || p.t.passes(name, data) {
-		// Nearly every event (the streamed tokens): what the translator
-		// would pass on untouched, folded without its call.
+	if p.t == nil {
+		p.r.ApplyAppend(c, data)
+		return
+	}
+	// Nearly every event (the streamed tokens): what the translator would
+	// pass on untouched, folded without its call; a text token's layout
+	// checked once, by the reducer.
+	if p.t.passesText(name, data) && p.r.ApplyTextToken(c, data) {
+		return
+	}
+	if p.t.passes(name, data) {
 		p.r.ApplyAppend(c, data)
 		return
 	}
