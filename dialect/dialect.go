@@ -120,6 +120,8 @@ type Translator struct {
 	last dialect      // dialect of the last non-canonical event (mixed-dialect warning)
 	n    [idKinds]int // counters behind assigned ids
 
+	parser jsontree.Parser // parses the events not passed on unparsed
+
 	emitFn  func([]byte)
 	amendFn func([]byte) // nil: amendments are emitted as AmendEvent
 	// emitObjFn, when a Pipeline translates, takes an event passed on as
@@ -197,7 +199,7 @@ func New(opt Options) *Translator {
 
 // Reset forgets the stream: the next event starts a new conversation.
 func (t *Translator) Reset() {
-	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0], wrap: t.wrap[:0]}
+	*t = Translator{opt: t.opt, pin: t.pin, b: t.b[:0], wrap: t.wrap[:0], parser: t.parser}
 	t.msgs = map[string]bool{}
 	t.activities = map[string]bool{}
 	t.tools = map[string]*toolRec{}
@@ -516,7 +518,7 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 	if len(data) > t.opt.MaxEventBytes {
 		return diagnosticOf(eventjson.TooLarge(len(data), t.opt.MaxEventBytes))
 	}
-	if name == "" && (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data)) {
+	if name == "" && t.passesCanonical(data) {
 		// Streamed tokens are nearly every event, and the large payloads
 		// of state and activity events are the largest: canonical, they
 		// tell the translator nothing it keeps, so they are passed on
@@ -524,7 +526,7 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 		t.emitFn(data)
 		return nil
 	}
-	obj, err := eventjson.ParseObject(data, t.opt.MaxDepth)
+	obj, err := eventjson.ParseObjectWith(&t.parser, data, t.opt.MaxDepth)
 	if err != nil {
 		return diagnosticOf(err)
 	}
@@ -581,6 +583,59 @@ func (t *Translator) translate(name string, data []byte) *Diagnostic {
 		t.noteDialect(d)
 	}
 	return e
+}
+
+// passesCanonical reports whether translate passes data, a frame without
+// an event name within the size limit, on untouched and unparsed: a
+// canonical streamed token or opaque event (see translate).
+func (t *Translator) passesCanonical(data []byte) bool {
+	pin := t.pin
+	return (pin == dialectAuto || pin == dialectAGUI || pin == dialectTanStack) && (t.stepMsg == "" && t.hotCanonical(data) || opaqueCanonical(data))
+}
+
+// passesText reports whether translate passes the frame on untouched and
+// unparsed when it is a text or reasoning token in hotCanonical's layout
+// with no escape in its id: what it checks is the start of the layout (up
+// to the delta's first byte), the rest is the folder's to check
+// (reducer.Reducer.ApplyTextToken takes only that layout).
+func (t *Translator) passesText(name string, data []byte) bool {
+	if name != "" || len(data) > t.opt.MaxEventBytes || t.stepMsg != "" {
+		return false
+	}
+	switch t.pin {
+	case dialectAuto, dialectAGUI, dialectTanStack:
+	default:
+		return false
+	}
+	var i int
+	nonEmpty := false
+	switch {
+	case hasPrefix(data, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`):
+		i, nonEmpty = len(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`), true
+	case hasPrefix(data, `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`):
+		i = len(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
+	default:
+		return false
+	}
+	idStart := i
+	for i < len(data) && data[i] != '"' && data[i] != '\\' {
+		i++
+	}
+	if i >= len(data) || data[i] != '"' || !hasPrefix(data[i+1:], `,"delta":"`) {
+		return false
+	}
+	id := data[idStart:i]
+	i += 1 + len(`,"delta":"`)
+	if nonEmpty && (i >= len(data) || data[i] == '"') {
+		return false
+	}
+	return len(t.texts) == 0 || t.texts[string(id)] == nil
+}
+
+// passes reports whether translate passes the frame on untouched and
+// unparsed, with no diagnostic: then Pipeline.Apply folds it itself.
+func (t *Translator) passes(name string, data []byte) bool {
+	return name == "" && len(data) <= t.opt.MaxEventBytes && t.passesCanonical(data)
 }
 
 // hotCanonical reports whether data is a streamed token of canonical

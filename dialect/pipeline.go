@@ -52,6 +52,16 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 		p.r.ApplyAppend(c, data)
 		return
 	}
+	// Nearly every event (the streamed tokens): what the translator would
+	// pass on untouched, folded without its call; a text token's layout
+	// checked once, by the reducer.
+	if p.t.passesText(name, data) && p.r.ApplyTextToken(c, data) {
+		return
+	}
+	if p.t.passes(name, data) {
+		p.r.ApplyAppend(c, data)
+		return
+	}
 	p.cur = c
 	for _, d := range p.t.translateTo(name, data, p.fold, p.foldObj, p.amend) {
 		level := reducer.LevelError

@@ -36,23 +36,43 @@ func DecodeEvent(data []byte, opt DecodeOptions) (Event, error) {
 	return DecodeEventObject(obj)
 }
 
+// decodeEventInto is DecodeEvent into *ev, which must be zero, parsing
+// with p (see decodeEventObject).
+func decodeEventInto(ev *Event, p *jsontree.Parser, data []byte, maxDepth int) error {
+	obj, err := eventjson.ParseObjectWith(p, data, maxDepth)
+	if err != nil {
+		return err
+	}
+	return decodeEventObject(ev, obj)
+}
+
 // DecodeEventObject reads an event from an already parsed JSON object.
 func DecodeEventObject(obj *jsontree.Object) (Event, error) {
-	d := fieldsOf(obj, "")
 	var ev Event
+	if err := decodeEventObject(&ev, obj); err != nil {
+		return Event{}, err
+	}
+	return ev, nil
+}
+
+// decodeEventObject is DecodeEventObject into *ev, which must be zero: a
+// Reducer decodes into the Event it keeps (an Event is some 700 bytes). On
+// failure *ev holds part of the event.
+func decodeEventObject(ev *Event, obj *jsontree.Object) error {
+	d := fieldsOf(obj, "")
 	ev.Type = EventType(d.Str("type", true))
 	if d.Err != nil {
-		return Event{}, d.Err
+		return d.Err
 	}
 	d.Type = string(ev.Type)
 	if ts, ok := obj.Get("timestamp"); ok && ts != nil {
 		n, isNum := ts.(jsontree.Number)
 		if !isNum {
-			return Event{}, errorf("bad_event", d.Type+": timestamp must be a number")
+			return errorf("bad_event", d.Type+": timestamp must be a number")
 		}
 		f, ok := parseTimestamp(string(n))
 		if !ok {
-			return Event{}, errorf("bad_event", d.Type+": timestamp must be an integer within ±(2^53-1)")
+			return errorf("bad_event", d.Type+": timestamp must be an integer within ±(2^53-1)")
 		}
 		ev.Timestamp, ev.HasTimestamp = f, true
 	}
@@ -272,12 +292,12 @@ func DecodeEventObject(obj *jsontree.Object) (Event, error) {
 		ev.EncryptedValue = d.Str("encryptedValue", true)
 	}
 	if d.Err != nil {
-		return Event{}, d.Err
+		return d.Err
 	}
 	if d.removed != nil {
 		ev.rare = &eventRare{removed: d.removed}
 	}
-	return ev, nil
+	return nil
 }
 
 // nullIf is bit when o spells key null.

@@ -216,6 +216,18 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	return r.foldHotText(c, m, reasoning, delta)
 }
 
+// ApplyTextToken folds data as ApplyAppend does when it is a streamed
+// text or reasoning token ({"type":"TEXT_MESSAGE_CONTENT" or
+// "REASONING_MESSAGE_CONTENT","messageId":"…","delta":"…"}, members in that
+// order, no whitespace, no escape in the id) that appends to a message's
+// text, and reports true; else it changes nothing and reports false, and
+// the caller folds data as usual. It is the fold nearly every event of a
+// stream takes, for a host that checked the layout's start itself (the
+// dialect Pipeline).
+func (r *Reducer) ApplyTextToken(c *Change, data []byte) bool {
+	return len(data) <= r.opt.MaxEventBytes && r.applyHotText(c, data)
+}
+
 // foldHotText appends delta to m's content (or reasoning) when it is
 // already a string and stays within the field limit, as textContent /
 // reasoningContent do; else it reports false and changes nothing.

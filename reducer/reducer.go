@@ -65,7 +65,8 @@ type Reducer struct {
 	answered    map[string]bool
 	chunks      chunkState
 	verify      verifier
-	hot         Event // scratch for the token fast path
+	hot         Event           // the event being folded (applyHot)
+	parser      jsontree.Parser // parses the events the hot paths do not take
 
 	// inputThread is the thread id RunInput chose while the state has
 	// none, so that every request before the first run names one thread.
@@ -173,12 +174,20 @@ func (r *Reducer) ApplyObject(c *Change, data []byte, obj *jsontree.Object) {
 		c.failErr(eventjson.TooLarge(len(data), r.opt.MaxEventBytes))
 		return
 	}
-	ev, err := DecodeEventObject(obj)
-	if err != nil {
+	if err := decodeEventObject(&r.hot, obj); err != nil {
+		r.hot = Event{}
 		c.failErr(err)
 		return
 	}
-	r.applyEvent(c, &ev)
+	r.applyHot(c)
+}
+
+// applyHot folds the event decoded into r.hot, then clears it. The event
+// lives in the Reducer so that it does not escape per call (an Event is
+// some 700 bytes).
+func (r *Reducer) applyHot(c *Change) {
+	r.applyEvent(c, &r.hot)
+	r.hot = Event{}
 }
 
 // applyData decodes one canonical event from its JSON text and folds it.
@@ -190,16 +199,16 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 	}
 	var ok bool
 	if r.hot, ok = decodeHot(data, r.opt.MaxDepth, r.opt.Strict || len(r.chunks.lanes) > 0); ok {
-		r.applyEvent(c, &r.hot)
-		r.hot = Event{}
+		r.applyHot(c)
 		return
 	}
-	ev, err := DecodeEvent(data, DecodeOptions{MaxDepth: r.opt.MaxDepth})
-	if err != nil {
+	r.hot = Event{} // what decodeHot left
+	if err := decodeEventInto(&r.hot, &r.parser, data, r.opt.MaxDepth); err != nil {
+		r.hot = Event{}
 		c.failErr(err)
 		return
 	}
-	r.applyEvent(c, &ev)
+	r.applyHot(c)
 }
 
 // ApplyEvent folds an already decoded event into the state.

@@ -30,7 +30,20 @@ func TooLarge(n, limit int) *Error {
 // (0: DefaultMaxDepth). Text that is not JSON is a "bad_json" problem, JSON
 // that is not an object a "bad_event" one.
 func ParseObject(data []byte, maxDepth int) (*jsontree.Object, *Error) {
-	v, err := jsontree.Parse(data, jsontree.ParseOptions{MaxDepth: orDefault(maxDepth, DefaultMaxDepth)})
+	return ParseObjectWith(nil, data, maxDepth)
+}
+
+// ParseObjectWith is ParseObject with p's memory (see jsontree.Parser); a
+// nil p is ParseObject.
+func ParseObjectWith(p *jsontree.Parser, data []byte, maxDepth int) (*jsontree.Object, *Error) {
+	opt := jsontree.ParseOptions{MaxDepth: orDefault(maxDepth, DefaultMaxDepth)}
+	var v jsontree.Value
+	var err error
+	if p != nil {
+		v, err = p.Parse(data, opt)
+	} else {
+		v, err = jsontree.Parse(data, opt)
+	}
 	if err != nil {
 		return nil, Errorf("bad_json", "event is not valid JSON: "+err.Error())
 	}

@@ -14,9 +14,13 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	var reused Parser // one Parser across the inputs, as a stream's translator keeps
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Parse(data, ParseOptions{})
 		valid := json.Valid(data)
+		if rv, rerr := reused.Parse(data, ParseOptions{}); (rerr == nil) != (err == nil) || err == nil && !Equal(rv, v) {
+			t.Fatalf("Parser.Parse(%q) = %v, %v; Parse: %v, %v", data, rv, rerr, v, err)
+		}
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) {

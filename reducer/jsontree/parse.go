@@ -81,6 +81,46 @@ type frame struct {
 	index    map[string]int // key → member position, once the object is large
 }
 
+// A Parser is Parse with memory kept from one call to the next: the
+// stacks of open containers, and the cache of recent keys and short
+// values that a stream of similar documents (the events of a stream)
+// shares. Each tree it returns shares no memory with the Parser or with
+// data, as Parse's. The zero Parser is ready to use; a Parser is not safe
+// for concurrent use.
+type Parser struct {
+	stack []frame
+	vals  []Value
+	keys  []string
+	cache *cache
+}
+
+// maxKeptStack bounds the stacks a Parser keeps (a deep or wide document
+// would otherwise pin its scratch for good).
+const maxKeptStack = 64
+
+// Parse is the package's Parse, reusing p's memory.
+func (p *Parser) Parse(data []byte, opt ParseOptions) (Value, error) {
+	q := parser{data: data, maxDepth: opt.MaxDepth, jsText: opt.JSText, stack: p.stack, vals: p.vals, keys: p.keys, cache: p.cache}
+	if q.maxDepth <= 0 {
+		q.maxDepth = DefaultMaxDepth
+	}
+	v, err := q.parse()
+	// The stacks are empty after a whole parse, not after a failed one:
+	// drop the references they hold, so a kept Parser pins nothing.
+	p.stack, p.vals, p.keys = keep(q.stack), keep(q.vals), keep(q.keys)
+	p.cache = q.cache
+	return v, err
+}
+
+// keep returns s emptied and cleared for reuse, or nil when it grew large.
+func keep[T any](s []T) []T {
+	if cap(s) > maxKeptStack {
+		return nil
+	}
+	clear(s[:cap(s)])
+	return s[:0]
+}
+
 type parser struct {
 	data     []byte
 	pos      int
