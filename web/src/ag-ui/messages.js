@@ -5,8 +5,9 @@
 
 import { freeze } from './freeze.js';
 
-export function officialToolCall(tc) {
-  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } };
+/** The official tool call of reducer tool call tc; args: its argument text (tc.argsText, or an equal string: args-text.js). */
+export function officialToolCall(tc, args = tc.argsText) {
+  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: args } };
   if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
   if (tc.metadata !== undefined) out.metadata = tc.metadata;
   return freeze(out); // attribution is the owning message's, not the tool call's

@@ -8,8 +8,9 @@ import { toolCallOf, messageOf } from './messages.js';
 
 /** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
 export class Run {
-  constructor(agent, fold, input, subscribers) {
+  constructor(agent, fold, input, subscribers, queue = null) {
     this.agent = agent;
+    this.queue = queue; // the run's events not yet applied (with-reducer.js): a network read's later events
     this.f = fold;
     this.input = input;
     this.subs = subscribers;
@@ -187,7 +188,16 @@ export class Run {
           changesState = true;
           break;
       }
-      const rec = this.f.feed(event);
+      // A tool call's delta: the view builds its argument text for the
+      // deltas of the call already queued at once (args-text.js).
+      const args = type === 'TOOL_CALL_ARGS' && typeof event.delta === 'string' ? this.f.view.args : null;
+      args?.expect(event.toolCallId, event.delta, this.queue);
+      let rec;
+      try {
+        rec = this.f.feed(event);
+      } finally {
+        args?.done();
+      }
       const failed = rec.diagnostics?.some((d) => d.code === 'patch_failed') ?? false;
       if (type === 'STATE_DELTA') changesState = !failed;
       if (type === 'ACTIVITY_DELTA') changesMessages = meta || !failed;
