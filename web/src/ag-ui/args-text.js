@@ -5,77 +5,101 @@
 // a string V8 keeps as a rope (a ConsString): appending costs O(1), but the
 // first read of its characters (slice(-64), charCodeAt, a comparison)
 // flattens it, a copy of the whole text, and the next delta makes a rope
-// again: a reader on every event copies O(length so far) per event. Here the
-// official text of a streaming call is a prefix of one flat text (a
-// SlicedString in V8: made and read in O(1)), built once for the deltas of
-// that call the run has queued already (the rest of the network read the
-// event came in): one copy per call per read instead of one per event.
+// again: a reader on every event copied O(length so far) per event.
 //
-// The text given equals the mirror's: it is used only when the mirror's new
-// text is the last one plus exactly the event's delta in length (the reducer
-// appends deltas as they come), and the flat text is checked to continue with
-// that delta; anything else (a subscriber's replacement, a snapshot, a tool
-// call changed otherwise) takes the mirror's text as it is.
+// Here a running call's function.arguments is read through a getter, and
+// the text it gives is a prefix (a SlicedString in V8: made and read in
+// O(1)) of one flat text, built on the first read for the text so far and
+// the deltas for that call the run has queued already (the rest of the
+// network read the event came in): a reader costs one copy per call per
+// read instead of one per event, and a stream nobody reads costs no copy.
+// A finished call's arguments are a plain string again.
+//
+// The text given equals the mirror's: versions are chained only while the
+// mirror's new text is the last one plus exactly the event's delta in length
+// (the reducer appends deltas as they come), and the flat text serves a
+// version only as far as the deltas applied since it was built matched it;
+// anything else (a subscriber's replacement, a snapshot, a tool call changed
+// otherwise) starts a new chain from the mirror's text.
 
-/** Tool call id → { src: the mirror's text last seen, text: the official text given for it, back: the flat text text is a prefix of, or null }. */
-export class ArgsTexts {
-  constructor() {
-    this.byId = new Map();
-    this.id = null; // the tool call the event being folded appends to
-    this.delta = '';
-    this.queue = null; // the events of the run not yet folded (with-reducer.js's queue)
+/** One chain of versions of a tool call's text, each the last plus a delta. */
+class Chain {
+  constructor(owner, id, src) {
+    this.owner = owner;
+    this.id = id;
+    this.src = src; // the mirror's text of the latest version
+    this.len = src.length;
+    this.back = null; // a flat text the versions are prefixes of, as far as valid
+    this.valid = 0;
   }
 
-  /** The event being folded appends delta to tool call id's arguments; queue: the run's events after it. */
-  expect(id, delta, queue) {
+  /** The latest version grew by delta (the mirror's text is now src). */
+  append(src, delta) {
+    const at = this.len;
+    this.src = src;
+    this.len = src.length;
+    // The flat text serves the new version too if it continues with delta.
+    if (this.back !== null && this.valid === at && this.back.length >= this.len && this.back.startsWith(delta, at)) this.valid = this.len;
+  }
+
+  /** The text of the version of length len whose mirror text is src. */
+  read(len, src) {
+    if (this.back !== null && len <= this.valid) return len === this.back.length ? this.back : this.back.slice(0, len);
+    if (len !== this.len) return src; // an older version, read late: the mirror's text as it is
+    this.back = this.owner.ahead(this.id, src);
+    this.valid = len;
+    return len === this.back.length ? this.back : this.back.slice(0, len);
+  }
+}
+
+/** The official arguments of the running tool calls of one view, by id. */
+export class ArgsTexts {
+  constructor() {
+    this.chains = new Map(); // tool call id → Chain
+    this.id = null; // the tool call the event being folded appends to
+    this.delta = '';
+    this.queue = null; // the run's events not yet folded (with-reducer.js's queue)
+  }
+
+  /** The event being folded appends delta to tool call id's arguments. */
+  expect(id, delta) {
     this.id = id;
     this.delta = delta;
-    this.queue = queue;
   }
 
   /** The fold of the event expect() named is over. */
   done() {
     this.id = null;
     this.delta = '';
-    this.queue = null;
   }
 
-  /** The official arguments text of mirror tool call tc (equal to tc.argsText). */
+  /**
+   * The official arguments of mirror tool call tc: a string equal to
+   * tc.argsText, or, while it runs, a function returning it (officialToolCall
+   * makes it a getter).
+   */
   of(tc) {
     const id = tc.id;
     const t = tc.argsText;
     if (typeof t !== 'string') return t;
-    let e = this.byId.get(id);
-    if (e !== undefined && e.src === t) {
-      // Unchanged (lengths differ for nearly every other string: no scan).
-      if (tc.status !== 'running') this.byId.delete(id);
-      return e.text;
-    }
     const running = tc.status === 'running';
-    if (e !== undefined && this.id === id && t.length === e.src.length + this.delta.length && this.delta.length > 0) {
-      const at = e.src.length;
-      const len = t.length;
-      if (e.back === null || len > e.back.length || !e.back.startsWith(this.delta, at)) e.back = this.#flat(e.text, id);
-      e.text = len === e.back.length ? e.back : e.back.slice(0, len);
-      e.src = t;
-      if (!running) this.byId.delete(id);
-      return e.text;
+    let c = this.chains.get(id);
+    if (c !== undefined && c.src !== t) {
+      if (this.id === id && this.delta.length > 0 && t.length === c.len + this.delta.length) c.append(t, this.delta);
+      else c = undefined; // not an append of the event's delta: a new chain
     }
     if (!running) {
-      if (e !== undefined) this.byId.delete(id);
-      return t;
+      this.chains.delete(id);
+      return c === undefined ? t : c.read(t.length, t);
     }
-    if (e === undefined) this.byId.set(id, (e = { src: t, text: t, back: null }));
-    else {
-      e.src = e.text = t;
-      e.back = null;
-    }
-    return t;
+    if (c === undefined) this.chains.set(id, (c = new Chain(this, id, t)));
+    const len = t.length;
+    return () => c.read(len, t);
   }
 
-  /** One flat text: text, the expected delta, and the deltas for id the queue holds, in order. */
-  #flat(text, id) {
-    let s = text + this.delta;
+  /** One flat text: src (tool call id's text) and the deltas for id the queue holds, in order. */
+  ahead(id, src) {
+    let s = src;
     const q = this.queue;
     if (q !== null) {
       for (let i = 0; i < q.length; i++) {
@@ -83,17 +107,12 @@ export class ArgsTexts {
         if (ev !== null && typeof ev === 'object' && ev.type === 'TOOL_CALL_ARGS' && ev.toolCallId === id && typeof ev.delta === 'string') s += ev.delta;
       }
     }
-    flatten(s);
+    if (s.length > 0) s.charCodeAt(0); // flattened here, once (reading a character does)
     return s;
   }
 
   clear() {
-    this.byId.clear();
+    this.chains.clear();
     this.done();
   }
-}
-
-/** Makes V8 flatten a rope in place (reading a character does), once, here. */
-function flatten(s) {
-  if (s.length > 0) s.charCodeAt(0);
 }

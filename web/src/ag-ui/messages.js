@@ -5,9 +5,14 @@
 
 import { freeze } from './freeze.js';
 
-/** The official tool call of reducer tool call tc; args: its argument text (tc.argsText, or an equal string: args-text.js). */
+/**
+ * The official tool call of reducer tool call tc; args: its argument text
+ * (tc.argsText or an equal string), or a function giving it, read through a
+ * getter (a streaming call's: args-text.js).
+ */
 export function officialToolCall(tc, args = tc.argsText) {
-  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: args } };
+  const fn = typeof args === 'function' ? { name: tc.name, get arguments() { return args(); } } : { name: tc.name, arguments: args };
+  const out = { id: tc.id, type: 'function', function: fn };
   if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
   if (tc.metadata !== undefined) out.metadata = tc.metadata;
   return freeze(out); // attribution is the owning message's, not the tool call's
