@@ -52,6 +52,16 @@ class Chain {
   }
 }
 
+/** One version of a running call's text: text() gives it (officialToolCall's getter). */
+class Version {
+  constructor(chain, src) {
+    this.chain = chain;
+    this.src = src;
+  }
+
+  text() { return this.chain.read(this.src.length, this.src); }
+}
+
 /** The official arguments of the running tool calls of one view, by id. */
 export class ArgsTexts {
   constructor() {
@@ -75,8 +85,8 @@ export class ArgsTexts {
 
   /**
    * The official arguments of mirror tool call tc: a string equal to
-   * tc.argsText, or, while it runs, a function returning it (officialToolCall
-   * makes it a getter).
+   * tc.argsText, or, while it runs, a Version whose text() gives it
+   * (officialToolCall makes it a getter).
    */
   of(tc) {
     const id = tc.id;
@@ -93,8 +103,7 @@ export class ArgsTexts {
       return c === undefined ? t : c.read(t.length, t);
     }
     if (c === undefined) this.chains.set(id, (c = new Chain(this, id, t)));
-    const len = t.length;
-    return () => c.read(len, t);
+    return new Version(c, t);
   }
 
   /** One flat text: src (tool call id's text) and the deltas for id the queue holds, in order. */

@@ -166,3 +166,36 @@ test('a subscriber replaces the messages mid-stream (onEvent): later deltas appe
   assert.deepStrictEqual(ours.log, official.log);
   assert.deepStrictEqual(ours.messages, official.messages);
 });
+
+test('a streaming call\'s arguments read as a string property: spread, JSON, structuredClone, keys, assignment', async () => {
+  const events = scenario(400, 3);
+  let checked = 0;
+  const hooks = {
+    onToolCallArgsEvent: ({ messages, toolCallBuffer }) => {
+      const t = messages.find((m) => m.toolCalls !== undefined).toolCalls[0];
+      const text = t.function.arguments;
+      assert.equal(typeof text, 'string');
+      assert.equal(typeof toolCallBuffer, 'string');
+      assert.deepStrictEqual(Object.keys(t.function), ['name', 'arguments']);
+      assert.deepStrictEqual({ ...t.function }, { name: 'write_file', arguments: text });
+      assert.equal(JSON.parse(JSON.stringify(t)).function.arguments, text);
+      assert.equal(structuredClone(t).function.arguments, text);
+      checked++;
+    },
+  };
+  const ours = await quietly(() => run(HttpAgent, events, { reads: () => 500 }, hooks));
+  assert.ok(checked > 10);
+  const official = await quietly(() => run(client.HttpAgent, events, { reads: () => 500 }, hooks));
+  assert.deepStrictEqual(ours.log, official.log);
+  const agent = new HttpAgent({ url: 'http://args.invalid/agent', threadId: 't', fetch: fakeFetch(events) });
+  await quietly(() => agent.runAgent({ runId: 'run-1' }));
+  for (const m of agent.messages) {
+    for (const t of m.toolCalls ?? []) {
+      assert.equal(typeof t.function.arguments, 'string');
+      if (Object.isFrozen(t.function)) continue; // development mode: frozen, as the official client's inputs
+      t.function.arguments = 'replaced'; // production: a plain property, as the official object's
+      assert.equal(t.function.arguments, 'replaced');
+      assert.equal(JSON.parse(JSON.stringify(t)).function.arguments, 'replaced');
+    }
+  }
+});
