@@ -22,6 +22,29 @@
 // anything else (a subscriber's replacement, a snapshot, a tool call changed
 // otherwise) starts a new chain from the mirror's text.
 
+// How far a running call's text (and its parsed strings) in the mirror may
+// grow as a rope before it is made flat in place: 4 KB, or a sixteenth of
+// its length (a constant share of copying per character however long).
+const FLAT_STEP = 4096;
+
+/**
+ * Makes the mirror's text of a running call, and the strings at the top of
+ * its parsed arguments, flat in place (reading a character does). The
+ * mirror appends one rope piece per delta, ~3.5 bytes held per character,
+ * for the whole stream: pieces that a collection of the young generation
+ * would promote to the old one, where they stay until a full collection.
+ * Made flat every few kilobytes, the pieces mostly die young and the text
+ * is held at a byte per character.
+ */
+function compact(text, args) {
+  if (text.length > 0) text.charCodeAt(0);
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return;
+  for (const k in args) {
+    const v = args[k];
+    if (typeof v === 'string' && v.length > 0) v.charCodeAt(0);
+  }
+}
+
 /** One chain of versions of a tool call's text, each the last plus a delta. */
 class Chain {
   constructor(owner, id, src) {
@@ -31,6 +54,7 @@ class Chain {
     this.len = src.length;
     this.back = null; // a flat text the versions are prefixes of, as far as valid
     this.valid = 0;
+    this.flatAt = 0; // the mirror's text's length when last made flat (compact)
   }
 
   /** The latest version grew by delta (the mirror's text is now src). */
@@ -103,6 +127,10 @@ export class ArgsTexts {
       return c === undefined ? t : c.read(t.length, t);
     }
     if (c === undefined) this.chains.set(id, (c = new Chain(this, id, t)));
+    if (t.length - c.flatAt >= Math.max(FLAT_STEP, c.flatAt >> 4)) {
+      compact(t, tc.args);
+      c.flatAt = t.length;
+    }
     return new Version(c, t);
   }
 
