@@ -73,7 +73,7 @@ export class Run {
     // announcements). The typed round below is skipped without a promise
     // when no subscriber hooks into it (most events: the usual subscriber
     // hooks only onMessagesChanged).
-    const first = await this.round('onEvent', { event });
+    const first = await (this.has('onEvent') ? this.round('onEvent', { event }) : NO_MUTATION);
     this.adopt(first);
     if (first.stopPropagation === true) return this.flush(emit);
 
