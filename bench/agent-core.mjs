@@ -25,6 +25,14 @@ export const spread = (a) => [Math.min(...a), Math.max(...a)];
 /** Yields a macrotask: the page's tasks end between turns, as a chat's do between runs. */
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const collect = () => { if (typeof globalThis.gc === 'function') globalThis.gc(); };
+/**
+ * A young-generation collection (a scavenge: no compiled code dropped, no
+ * heap shrunk), before a memory probe starts: the probe's start is then
+ * the heap's live data for both agents alike, not that plus whatever
+ * garbage the unmeasured warm-up run left in the young generation (up to
+ * a semi-space, which the peak above the start would not count).
+ */
+const collectYoung = () => { if (typeof globalThis.gc === 'function') globalThis.gc({ type: 'minor' }); };
 
 const encoder = new TextEncoder();
 
@@ -125,6 +133,7 @@ export async function converseProbe(make, conv, { subscribers, now, between = ti
   const turnMs = [];
   let end = 0;
   let cpuMs = 0;
+  if (probe !== null) collectYoung();
   probe?.start();
   for (const [i, t] of conv.turns.entries()) {
     if (carry) {

@@ -13,9 +13,11 @@
 // event of each tenth of the stream (from the times the fake network's
 // reads are taken: a read is taken when the previous one has been
 // processed), the longest gap between two reads (the longest task the
-// stream caused), the heap's peak above where it started and, where the
-// runtime tells, the bytes allocated (memory probe). Both agents must end
-// deep-equal, their subscribers having read the same.
+// stream caused), the heap's peak above where it started (after a
+// young-generation collection, agent-core.mjs's converseProbe: the same
+// start for both agents) and, where the runtime tells, the bytes allocated
+// (memory probe). Both agents must end deep-equal, their subscribers
+// having read the same.
 
 import { rng } from './gen.mjs';
 import { canon, converseProbe, median, spread } from './agent-core.mjs';

@@ -5,12 +5,35 @@
 
 import { freeze } from './freeze.js';
 
-export function officialToolCall(tc) {
-  const out = { id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.argsText } };
+/**
+ * The official tool call of reducer tool call tc; args: its argument text
+ * (tc.argsText or an equal string), or, for a streaming call, an object
+ * whose text() gives it (args-text.js), read through a getter.
+ */
+export function officialToolCall(tc, args = tc.argsText) {
+  let fn;
+  if (typeof args === 'object' && args !== null) {
+    fn = { name: tc.name };
+    Object.defineProperty(fn, 'arguments', LAZY);
+    Object.defineProperty(fn, TEXT, { value: args });
+  } else fn = { name: tc.name, arguments: args };
+  const out = { id: tc.id, type: 'function', function: fn };
   if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
   if (tc.metadata !== undefined) out.metadata = tc.metadata;
   return freeze(out); // attribution is the owning message's, not the tool call's
 }
+
+// A streaming call's function.arguments: an enumerable accessor shared by
+// every such object (no closure per version), its version in a hidden
+// property; assigning a value makes it a plain property, as the official
+// object's is.
+const TEXT = Symbol('arguments text');
+const LAZY = {
+  get() { return this[TEXT].text(); },
+  set(value) { Object.defineProperty(this, 'arguments', { value, writable: true, enumerable: true, configurable: true }); },
+  enumerable: true,
+  configurable: true,
+};
 
 export function common(out, m) {
   if (m.encryptedValue !== undefined) out.encryptedValue = m.encryptedValue;

@@ -8,8 +8,11 @@ import { toolCallOf, messageOf } from './messages.js';
 
 /** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
 export class Run {
-  constructor(agent, fold, input, subscribers) {
+  constructor(agent, fold, input, subscribers, queue = null) {
     this.agent = agent;
+    // The run's events not yet applied (with-reducer.js's queue): a network
+    // read's later events, which the view's argument texts build ahead for.
+    if (queue !== null) fold.view.args.queue = queue;
     this.f = fold;
     this.input = input;
     this.subs = subscribers;
@@ -43,12 +46,17 @@ export class Run {
    * subscribers are the run's), else a promise of the mutation.
    */
   round(hook, extra) {
-    let has = this.hooks.get(hook);
-    if (has === undefined) this.hooks.set(hook, (has = hasHook(this.subs, hook)));
-    if (!has) return NO_MUTATION;
+    if (!this.has(hook)) return NO_MUTATION;
     const { agent, input } = this;
     return runSubscribers(this.subs, hook, this.messages, this.state, (s, messages, state) =>
       s[hook]?.({ event: extra.event, ...extra, messages, state, agent, input }));
+  }
+
+  /** Whether a subscriber of the run has the hook. */
+  has(hook) {
+    let has = this.hooks.get(hook);
+    if (has === undefined) this.hooks.set(hook, (has = hasHook(this.subs, hook)));
+    return has;
   }
 
   flush(emit) {
@@ -65,7 +73,7 @@ export class Run {
     // announcements). The typed round below is skipped without a promise
     // when no subscriber hooks into it (most events: the usual subscriber
     // hooks only onMessagesChanged).
-    const first = await this.round('onEvent', { event });
+    const first = await (this.has('onEvent') ? this.round('onEvent', { event }) : NO_MUTATION);
     this.adopt(first);
     if (first.stopPropagation === true) return this.flush(emit);
 
@@ -87,6 +95,9 @@ export class Run {
         target = this.toolCallOf(msgs, event.toolCallId);
         if (target === undefined) return this.flush(emit);
         extra.toolCallName = target.function.name;
+        // The arguments are read only for a subscriber that hooks in (a
+        // streaming call's text is built when first read: args-text.js).
+        if (!this.has(hookName(type))) break;
         if (type === 'TOOL_CALL_ARGS') {
           extra.toolCallBuffer = target.function.arguments;
           extra.partialToolCallArgs = this.partialArgs(event.toolCallId, target.function.arguments);
@@ -187,7 +198,16 @@ export class Run {
           changesState = true;
           break;
       }
-      const rec = this.f.feed(event);
+      // A tool call's delta: the view chains the call's new argument text
+      // to the last (args-text.js).
+      const args = type === 'TOOL_CALL_ARGS' && typeof event.delta === 'string' ? this.f.view.args : null;
+      args?.expect(event.toolCallId, event.delta);
+      let rec;
+      try {
+        rec = this.f.feed(event);
+      } finally {
+        args?.done();
+      }
       const failed = rec.diagnostics?.some((d) => d.code === 'patch_failed') ?? false;
       if (type === 'STATE_DELTA') changesState = !failed;
       if (type === 'ACTIVITY_DELTA') changesMessages = meta || !failed;

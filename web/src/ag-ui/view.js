@@ -6,6 +6,7 @@
 import { DEV, freeze, EMPTY } from './freeze.js';
 import { officialToolCall, common, toolCallOf, messageOf } from './messages.js';
 import { sameShallow, holdsAny, sameIds, hasId, startsOf, sameOuts, BuildContext } from './view-build.js';
+import { ArgsTexts } from './args-text.js';
 
 /**
  * Keeps the official Message[] view of one reducer's state, rebuilt after
@@ -35,6 +36,7 @@ class OfficialView {
     this.cache = new WeakMap(); // mirror message → { tcs: mirror tool calls, out: official messages }
     this.tcCache = new WeakMap(); // mirror tool call → official tool call
     this.tcLatest = new Map(); // id → the mirror object of a running tool call that tcCache holds
+    this.args = new ArgsTexts(); // the official argument texts of streaming tool calls
     // Assistant ids whose official message carries content: the mirror
     // writes "" both for "no content" (a slot a tool call created) and for
     // an empty text message, which the official shape tells apart.
@@ -283,6 +285,7 @@ class OfficialView {
     this.staleOuts = null;
     this.dirty = false;
     this.tcLatest.clear();
+    this.args.clear();
     this.messages = messages;
   }
 
@@ -290,7 +293,7 @@ class OfficialView {
     if (tc === undefined) return undefined;
     let o = this.tcCache.get(tc);
     if (o === undefined) {
-      this.tcCache.set(tc, (o = officialToolCall(tc)));
+      this.tcCache.set(tc, (o = officialToolCall(tc, this.args.of(tc))));
       // A streaming tool call is replaced by its next delta: only its
       // latest object is remembered. (A WeakMap frees a dead key's entry
       // only in a full collection, and with it the arguments text, which a

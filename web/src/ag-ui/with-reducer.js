@@ -298,7 +298,7 @@ export function withReducer(Base) {
           const [f, free] = claimFold(this, shared);
           release = free;
           f.setState(input.state ?? {}, true);
-          run = new Run(this, f, input, subscribers);
+          run = new Run(this, f, input, subscribers, queue);
           if (queue.length > 0) pump();
           else if (completed) finish();
         };
