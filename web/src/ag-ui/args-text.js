@@ -86,6 +86,11 @@ class Version {
   text() { return this.chain.read(this.src.length, this.src); }
 }
 
+// A version is reached through a symbol property of an object a subscriber
+// may hand to a deep reactive store: Vue's reactive() reads this flag and
+// leaves the version (and the chain behind it) a plain object.
+Version.prototype.__v_skip = true;
+
 /** The official arguments of the running tool calls of one view, by id. */
 export class ArgsTexts {
   constructor() {

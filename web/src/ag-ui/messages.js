@@ -15,7 +15,7 @@ export function officialToolCall(tc, args = tc.argsText) {
   if (typeof args === 'object' && args !== null) {
     fn = { name: tc.name };
     Object.defineProperty(fn, 'arguments', LAZY);
-    Object.defineProperty(fn, TEXT, { value: args });
+    Object.defineProperty(fn, TEXT, { value: args, configurable: true });
   } else fn = { name: tc.name, arguments: args };
   const out = { id: tc.id, type: 'function', function: fn };
   if (tc.encryptedValue !== undefined) out.encryptedValue = tc.encryptedValue;
@@ -34,6 +34,20 @@ const LAZY = {
   enumerable: true,
   configurable: true,
 };
+
+/**
+ * Makes a streaming call's official object o plain data once the call has
+ * ended: function.arguments becomes a string property (its value
+ * unchanged) and the hidden version, which holds the flat text, is
+ * dropped. A frozen object (development mode) keeps its getter.
+ */
+export function settleToolCall(o) {
+  const fn = o?.function;
+  if (fn === undefined || !Object.prototype.hasOwnProperty.call(fn, TEXT) || Object.isFrozen(fn)) return;
+  const value = fn.arguments;
+  Object.defineProperty(fn, 'arguments', { value, writable: true, enumerable: true, configurable: true });
+  delete fn[TEXT];
+}
 
 export function common(out, m) {
   if (m.encryptedValue !== undefined) out.encryptedValue = m.encryptedValue;

@@ -4,7 +4,7 @@
 // the subscriber rounds subscribers.js's.
 
 import { DEV, freeze, EMPTY } from './freeze.js';
-import { officialToolCall, common, toolCallOf, messageOf } from './messages.js';
+import { officialToolCall, settleToolCall, common, toolCallOf, messageOf } from './messages.js';
 import { sameShallow, holdsAny, sameIds, hasId, startsOf, sameOuts, BuildContext } from './view-build.js';
 import { ArgsTexts } from './args-text.js';
 
@@ -299,7 +299,12 @@ class OfficialView {
       // only in a full collection, and with it the arguments text, which a
       // reader has flattened into a copy per delta.)
       const prev = this.tcLatest.get(tc.id);
-      if (prev !== undefined && prev !== tc) this.tcCache.delete(prev);
+      if (prev !== undefined && prev !== tc) {
+        // The call ended: the view may keep handing out its last streaming
+        // object (its official shape did not change), made plain data here.
+        if (tc.status !== 'running') settleToolCall(this.tcCache.get(prev));
+        this.tcCache.delete(prev);
+      }
       if (tc.status === 'running') this.tcLatest.set(tc.id, tc);
       else this.tcLatest.delete(tc.id);
     }

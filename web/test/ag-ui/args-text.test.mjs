@@ -193,6 +193,9 @@ test('a streaming call\'s arguments read as a string property: spread, JSON, str
     for (const t of m.toolCalls ?? []) {
       assert.equal(typeof t.function.arguments, 'string');
       if (Object.isFrozen(t.function)) continue; // development mode: frozen, as the official client's inputs
+      // An ended call is plain data: a string property, no hidden version.
+      assert.equal(typeof Object.getOwnPropertyDescriptor(t.function, 'arguments').value, 'string');
+      assert.deepStrictEqual(Object.getOwnPropertySymbols(t.function), []);
       t.function.arguments = 'replaced'; // production: a plain property, as the official object's
       assert.equal(t.function.arguments, 'replaced');
       assert.equal(JSON.parse(JSON.stringify(t)).function.arguments, 'replaced');
