@@ -310,10 +310,13 @@ export function largeBars(rows, runtime) {
     const task = big.ours.longTaskMs ?? big.ours.longestGapMs;
     out.push({ bar: 'large arguments (3 × 100 KB, 10 subscribers): no task over 50 ms (ms)', value: task, met: task <= 50 });
   }
+  // The issue sets the reader's bars at 3 × 32 KB; the larger rows are
+  // judged by the same rule, and say that they go beyond it.
   for (const r of rows.filter((x) => x.reader)) {
     const growth = r.ours.lastTenthUs / r.ours.firstTenthUs;
-    out.push({ bar: `preview reader (3 × ${Math.round(r.bytes / 1000)} KB, ${r.subscribers} subscriber(s)): per event, last tenth ≤ 1.2× the first`, value: growth, met: growth <= 1.2 });
-    out.push({ bar: `preview reader (3 × ${Math.round(r.bytes / 1000)} KB, ${r.subscribers} subscriber(s)): peak heap ≤ HttpAgent's (MB)`, value: r.ours.peakHeapMB, met: r.ours.peakHeapMB <= r.official.peakHeapMB });
+    const size = `3 × ${Math.round(r.bytes / 1000)} KB${r.bytes > 32_000 ? ', beyond the bar\'s 3 × 32 KB' : ''}`;
+    out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): per event, last tenth ≤ 1.2× the first`, value: growth, met: growth <= 1.2 });
+    out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): peak heap ≤ HttpAgent's (MB)`, value: r.ours.peakHeapMB, met: r.ours.peakHeapMB <= r.official.peakHeapMB });
   }
   const alloc = rows.filter((r) => r.ours.allocatedPerEventKB != null);
   if (alloc.length > 0) {
