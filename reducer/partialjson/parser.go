@@ -57,6 +57,7 @@ type Parser struct {
 	str     strDecoder
 	strPath string // JSON Pointer of the open string value
 	flushed int    // bytes of str.buf already reported by Append edits
+	strFrom int    // where the open string's text starts in the current write
 	num     []byte // text of the number being read
 	numSt   numState
 	lit     string // literal being read: "true", "false" or "null"
@@ -122,6 +123,7 @@ func (p *Parser) Write(delta string, emit func(Edit)) {
 		return
 	}
 	i := 0
+	p.strFrom = 0
 	for i < len(delta) && p.err == nil {
 		switch p.tok {
 		case tokString, tokKey:
@@ -134,7 +136,7 @@ func (p *Parser) Write(delta string, emit func(Edit)) {
 			i = p.structural(delta, i, emit)
 		}
 	}
-	p.flush(emit)
+	p.flush(delta, emit)
 	p.off += int64(len(delta))
 }
 
@@ -283,6 +285,7 @@ func (p *Parser) beginValue(s string, i int, emit func(Edit)) int {
 		p.tok = tokString
 		p.str.reset()
 		p.flushed = 0
+		p.strFrom = i + 1
 		n, op := p.place(openString{})
 		p.strPath = string(p.path)
 		p.path = p.path[:n]
@@ -384,13 +387,22 @@ func (p *Parser) valueDone() {
 	}
 }
 
-// flush reports the text decoded since the last Append.
-func (p *Parser) flush(emit func(Edit)) {
+// flush reports the text decoded since the last Append; s is the current
+// write. The text is s's own bytes when the string holds no escape there
+// (nearly always): then it is a substring of s, not a copy.
+func (p *Parser) flush(s string, emit func(Edit)) {
 	if p.tok != tokString || len(p.str.buf) == p.flushed {
 		return
 	}
 	if emit != nil {
-		emit(Edit{Op: Append, Path: p.strPath, Text: string(p.str.buf[p.flushed:])})
+		text := p.str.buf[p.flushed:]
+		var t string
+		if end := p.strFrom + len(text); end <= len(s) && s[p.strFrom:end] == string(text) {
+			t = s[p.strFrom:end]
+		} else {
+			t = string(text)
+		}
+		emit(Edit{Op: Append, Path: p.strPath, Text: t})
 	}
 	p.flushed = len(p.str.buf)
 }
@@ -425,7 +437,7 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 				p.tok = tokNone
 				p.expect = expColon
 			} else {
-				p.flush(emit)
+				p.flush(s, emit)
 				p.setLast(string(d.buf))
 				p.valueDone()
 			}
