@@ -57,7 +57,6 @@ type Parser struct {
 	str     strDecoder
 	strPath string // JSON Pointer of the open string value
 	flushed int    // bytes of str.buf already reported by Append edits
-	strFrom int    // where the open string's text starts in the current write
 	num     []byte // text of the number being read
 	numSt   numState
 	lit     string // literal being read: "true", "false" or "null"
@@ -123,7 +122,6 @@ func (p *Parser) Write(delta string, emit func(Edit)) {
 		return
 	}
 	i := 0
-	p.strFrom = 0
 	for i < len(delta) && p.err == nil {
 		switch p.tok {
 		case tokString, tokKey:
@@ -136,7 +134,7 @@ func (p *Parser) Write(delta string, emit func(Edit)) {
 			i = p.structural(delta, i, emit)
 		}
 	}
-	p.flush(delta, emit)
+	p.flush(emit)
 	p.off += int64(len(delta))
 }
 
@@ -285,7 +283,6 @@ func (p *Parser) beginValue(s string, i int, emit func(Edit)) int {
 		p.tok = tokString
 		p.str.reset()
 		p.flushed = 0
-		p.strFrom = i + 1
 		n, op := p.place(openString{})
 		p.strPath = string(p.path)
 		p.path = p.path[:n]
@@ -387,24 +384,17 @@ func (p *Parser) valueDone() {
 	}
 }
 
-// flush reports the text decoded since the last Append; s is the current
-// write. The text is s's own bytes when the string holds no escape there
-// (nearly always): then it is a substring of s, not a copy.
-func (p *Parser) flush(s string, emit func(Edit)) {
-	if p.tok != tokString || len(p.str.buf) == p.flushed {
+// flush reports the text decoded since the last Append: a slice of the
+// string's text, not a copy (see strDecoder).
+func (p *Parser) flush(emit func(Edit)) {
+	n := p.str.buf.Len()
+	if p.tok != tokString || n == p.flushed {
 		return
 	}
 	if emit != nil {
-		text := p.str.buf[p.flushed:]
-		var t string
-		if end := p.strFrom + len(text); end <= len(s) && s[p.strFrom:end] == string(text) {
-			t = s[p.strFrom:end]
-		} else {
-			t = string(text)
-		}
-		emit(Edit{Op: Append, Path: p.strPath, Text: t})
+		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.buf.String()[p.flushed:]})
 	}
-	p.flushed = len(p.str.buf)
+	p.flushed = n
 }
 
 // stringBytes reads string or key bytes from s[i:] up to and including the
@@ -433,12 +423,12 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 		case '"':
 			d.finish()
 			if p.tok == tokKey {
-				p.stack[len(p.stack)-1].key = string(d.buf)
+				p.stack[len(p.stack)-1].key = d.buf.String()
 				p.tok = tokNone
 				p.expect = expColon
 			} else {
-				p.flush(s, emit)
-				p.setLast(string(d.buf))
+				p.flush(emit)
+				p.setLast(d.buf.String())
 				p.valueDone()
 			}
 			return i + 1

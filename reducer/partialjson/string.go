@@ -1,6 +1,7 @@
 package partialjson
 
 import (
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -13,8 +14,12 @@ const replacement = "\uFFFD"
 // text goes to buf; anything that cannot be decoded yet (a split escape, a
 // high surrogate waiting for its low half, a split UTF-8 sequence) is held
 // in the other fields until the bytes that complete it arrive.
+//
+// buf only grows until reset, which starts a new buffer: the text it
+// holds never changes, so its strings (the string's value, and each
+// Append edit's text, a slice of it) are views, not copies.
 type strDecoder struct {
-	buf []byte
+	buf strings.Builder
 
 	esc  int8 // 0: none; 1: after '\'; 2..5: after "\u" and esc-2 hex digits
 	code rune // \u value accumulated so far
@@ -27,7 +32,7 @@ type strDecoder struct {
 }
 
 func (d *strDecoder) reset() {
-	d.buf = d.buf[:0]
+	d.buf.Reset()
 	d.esc, d.code, d.high, d.npart = 0, 0, 0, 0 // js is an option: kept
 }
 
@@ -58,7 +63,7 @@ func (d *strDecoder) plain(s string) {
 		for i < len(s) && s[i] < utf8.RuneSelf {
 			i++
 		}
-		d.buf = append(d.buf, s[:i]...)
+		d.buf.WriteString(s[:i])
 		s = s[i:]
 		if len(s) == 0 {
 			break
@@ -73,9 +78,9 @@ func (d *strDecoder) plain(s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s)
 		if r == utf8.RuneError && size == 1 {
-			d.buf = append(d.buf, replacement...)
+			d.buf.WriteString(replacement)
 		} else {
-			d.buf = append(d.buf, s[:size]...)
+			d.buf.WriteString(s[:size])
 		}
 		s = s[size:]
 	}
@@ -90,17 +95,19 @@ func wtf8Surrogate(s string) (rune, bool) {
 }
 
 // appendSurrogate appends a lone surrogate as WTF-8: JavaScript keeps it.
-func appendSurrogate(b []byte, r rune) []byte {
-	return append(b, 0xED, byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F))
+func appendSurrogate(b *strings.Builder, r rune) {
+	b.WriteByte(0xED)
+	b.WriteByte(byte(0x80 | r>>6&0x3F))
+	b.WriteByte(byte(0x80 | r&0x3F))
 }
 
 // flushHigh emits a pending high surrogate that met no low half: lone in
 // JavaScript text, else U+FFFD as encoding/json decodes it.
 func (d *strDecoder) flushHigh() {
 	if d.js {
-		d.buf = appendSurrogate(d.buf, d.high)
+		appendSurrogate(&d.buf, d.high)
 	} else {
-		d.buf = append(d.buf, replacement...)
+		d.buf.WriteString(replacement)
 	}
 	d.high = 0
 }
@@ -111,9 +118,9 @@ func (d *strDecoder) drainPart(all bool) {
 	for d.npart > 0 && (all || utf8.FullRune(d.part[:d.npart])) {
 		r, size := utf8.DecodeRune(d.part[:d.npart])
 		if r == utf8.RuneError && size == 1 {
-			d.buf = append(d.buf, replacement...)
+			d.buf.WriteString(replacement)
 		} else {
-			d.buf = append(d.buf, d.part[:size]...)
+			d.buf.Write(d.part[:size])
 		}
 		d.npart = copy(d.part[:], d.part[size:d.npart])
 	}
@@ -181,7 +188,7 @@ func (d *strDecoder) escapeByte(c byte) string {
 func (d *strDecoder) rune(r rune) {
 	if d.high != 0 {
 		if 0xDC00 <= r && r <= 0xDFFF {
-			d.buf = utf8.AppendRune(d.buf, utf16.DecodeRune(d.high, r))
+			d.buf.WriteRune(utf16.DecodeRune(d.high, r))
 			d.high = 0
 			return
 		}
@@ -191,11 +198,11 @@ func (d *strDecoder) rune(r rune) {
 	case 0xD800 <= r && r < 0xDC00:
 		d.high = r
 	case 0xDC00 <= r && r <= 0xDFFF && d.js:
-		d.buf = appendSurrogate(d.buf, r)
+		appendSurrogate(&d.buf, r)
 	case 0xDC00 <= r && r <= 0xDFFF:
-		d.buf = append(d.buf, replacement...)
+		d.buf.WriteString(replacement)
 	default:
-		d.buf = utf8.AppendRune(d.buf, r)
+		d.buf.WriteRune(r)
 	}
 }
 

@@ -53,7 +53,7 @@ func (p *Parser) shallowCopy(v jsontree.Value) jsontree.Value {
 	case *jsontree.Array:
 		return &jsontree.Array{Elems: make([]jsontree.Value, 0, len(v.Elems))}
 	case openString:
-		return string(p.str.buf)
+		return p.str.buf.String()
 	}
 	return v
 }
