@@ -132,3 +132,36 @@ func TestApplyTokenArgsAllocs(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyTokenArgsUnknownCall: a token of a call the reducer never saw,
+// or one over the field limit, gets the diagnostic its JSON text gets.
+func TestApplyTokenArgsUnknownCall(t *testing.T) {
+	for _, tc := range []struct{ name, id, delta string }{
+		{"unknown", "call_zz", `{"a":1}`},
+		{"too large", "call_a1", strings.Repeat("x", 64)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, byToken := range []bool{false, true} {
+				r := New(Options{MaxFieldBytes: 32})
+				var c Change
+				for _, ev := range []string{
+					`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`,
+					`{"type":"TOOL_CALL_START","toolCallId":"call_a1","toolCallName":"f"}`,
+				} {
+					c.Reset()
+					r.ApplyAppend(&c, []byte(ev))
+				}
+				c.Reset()
+				if byToken {
+					r.ApplyToken(&c, ToolCallArgs, []byte(tc.id), []byte(tc.delta))
+				} else {
+					r.ApplyAppend(&c, tokenJSON(tc.id, tc.delta))
+				}
+				require.Len(t, c.Diagnostics, 1)
+				got = append(got, string(c.AppendJSON(nil)))
+			}
+			require.Equal(t, got[0], got[1])
+		})
+	}
+}
