@@ -3,7 +3,8 @@ package partialjson
 import "github.com/agui-reducer/agui/reducer/jsontree"
 
 // Value returns a copy of the live value, or false if no value has begun.
-// The copy shares nothing with the parser and costs O(size); see the
+// The copy shares no container with the parser (strings are immutable)
+// and costs O(size); see the
 // package documentation for what the live value contains.
 func (p *Parser) Value() (jsontree.Value, bool) {
 	if !p.started {
