@@ -4,8 +4,8 @@ import "github.com/agui-reducer/agui/reducer/jsontree"
 
 // Value returns a copy of the live value, or false if no value has begun.
 // The copy shares no container with the parser (strings are immutable)
-// and costs O(size); see the
-// package documentation for what the live value contains.
+// and costs O(size); see the package documentation for what the live
+// value contains.
 func (p *Parser) Value() (jsontree.Value, bool) {
 	if !p.started {
 		return nil, false
