@@ -67,3 +67,28 @@ func TestAppendAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingBeforeASCII: printable ASCII written as it is does not
+// overtake what the string holds back: a high surrogate waiting for its
+// low half, a UTF-8 sequence split across writes.
+func TestPendingBeforeASCII(t *testing.T) {
+	for _, tc := range []struct {
+		pieces []string
+		want   string
+	}{
+		{[]string{`"a\ud83d`, `bc"`}, "a\xed\xa0\xbdbc"},
+		{[]string{`"a\ud83d`, `\ude00bc"`}, "a\U0001F600bc"},
+		{[]string{"\"a\xc3", "\xa9bc\""}, "aébc"},
+		{[]string{"\"a\xe2\x82", "\xacbc\""}, "a€bc"},
+	} {
+		p := New(Options{JSText: true})
+		var text strings.Builder
+		for _, s := range tc.pieces {
+			p.Write(s, func(e Edit) { text.WriteString(e.Text) })
+		}
+		v, _ := p.Value()
+		if v != tc.want || text.String() != tc.want || p.Err() != nil {
+			t.Errorf("%q: value %q, appends %q, err %v; want %q", tc.pieces, v, text.String(), p.Err(), tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package partialjson
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
@@ -410,7 +411,17 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 			i++
 			continue
 		}
+		// Printable ASCII, the bulk of a string, is written as it is: one
+		// scan, unless a character or surrogate is pending.
 		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if j > i && d.high == 0 && d.npart == 0 {
+			d.buf.WriteString(s[i:j])
+			i = j
+			continue
+		}
 		for j < len(s) && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' {
 			j++
 		}
