@@ -61,7 +61,7 @@
 // A Write costs O(len(delta)) amortised plus O(depth) per emitted edit to
 // build its path; the path of a string's Appends is built once, when the
 // string starts. The string being read is kept in an append-only buffer
-// (a strings.Builder), not a growing Go string: its Append edits' texts
+// (as in strings.Builder), not a growing Go string: its Append edits' texts
 // and its value once complete are views of that buffer, never copies, so
 // a Write inside a string allocates nothing but the buffer's amortised
 // growth. Value builds fresh containers for the live value and costs

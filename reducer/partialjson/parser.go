@@ -388,12 +388,12 @@ func (p *Parser) valueDone() {
 // flush reports the text decoded since the last Append: a slice of the
 // string's text, not a copy (see strDecoder).
 func (p *Parser) flush(emit func(Edit)) {
-	n := p.str.buf.Len()
+	n := len(p.str.buf)
 	if p.tok != tokString || n == p.flushed {
 		return
 	}
 	if emit != nil {
-		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.buf.String()[p.flushed:]})
+		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.text()[p.flushed:]})
 	}
 	p.flushed = n
 }
@@ -418,7 +418,7 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 			j++
 		}
 		if j > i && d.high == 0 && d.npart == 0 {
-			d.buf.WriteString(s[i:j])
+			d.buf = append(d.buf, s[i:j]...)
 			i = j
 			continue
 		}
@@ -434,12 +434,12 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 		case '"':
 			d.finish()
 			if p.tok == tokKey {
-				p.stack[len(p.stack)-1].key = d.buf.String()
+				p.stack[len(p.stack)-1].key = d.text()
 				p.tok = tokNone
 				p.expect = expColon
 			} else {
 				p.flush(emit)
-				p.setLast(d.buf.String())
+				p.setLast(d.text())
 				p.valueDone()
 			}
 			return i + 1

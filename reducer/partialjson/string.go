@@ -1,9 +1,9 @@
 package partialjson
 
 import (
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // replacement is U+FFFD, which stands in for undecodable input, as in
@@ -15,11 +15,12 @@ const replacement = "\uFFFD"
 // high surrogate waiting for its low half, a split UTF-8 sequence) is held
 // in the other fields until the bytes that complete it arrive.
 //
-// buf only grows until reset, which starts a new buffer: the text it
-// holds never changes, so its strings (the string's value, and each
-// Append edit's text, a slice of it) are views, not copies.
+// buf is only appended to until reset, which starts a new buffer (as
+// strings.Builder does): the bytes it holds never change, so its text (the
+// string's value, and each Append edit's text, a slice of it) is a view,
+// not a copy.
 type strDecoder struct {
-	buf strings.Builder
+	buf []byte
 
 	esc  int8 // 0: none; 1: after '\'; 2..5: after "\u" and esc-2 hex digits
 	code rune // \u value accumulated so far
@@ -32,8 +33,13 @@ type strDecoder struct {
 }
 
 func (d *strDecoder) reset() {
-	d.buf.Reset()
+	d.buf = nil
 	d.esc, d.code, d.high, d.npart = 0, 0, 0, 0 // js is an option: kept
+}
+
+// text is the decoded text so far, a view of buf (see strDecoder).
+func (d *strDecoder) text() string {
+	return unsafe.String(unsafe.SliceData(d.buf), len(d.buf))
 }
 
 // plain decodes raw string bytes: none is a quote, a backslash or a
@@ -63,7 +69,7 @@ func (d *strDecoder) plain(s string) {
 		for i < len(s) && s[i] < utf8.RuneSelf {
 			i++
 		}
-		d.buf.WriteString(s[:i])
+		d.buf = append(d.buf, s[:i]...)
 		s = s[i:]
 		if len(s) == 0 {
 			break
@@ -78,9 +84,9 @@ func (d *strDecoder) plain(s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s)
 		if r == utf8.RuneError && size == 1 {
-			d.buf.WriteString(replacement)
+			d.buf = append(d.buf, replacement...)
 		} else {
-			d.buf.WriteString(s[:size])
+			d.buf = append(d.buf, s[:size]...)
 		}
 		s = s[size:]
 	}
@@ -95,19 +101,17 @@ func wtf8Surrogate(s string) (rune, bool) {
 }
 
 // appendSurrogate appends a lone surrogate as WTF-8: JavaScript keeps it.
-func appendSurrogate(b *strings.Builder, r rune) {
-	b.WriteByte(0xED)
-	b.WriteByte(byte(0x80 | r>>6&0x3F))
-	b.WriteByte(byte(0x80 | r&0x3F))
+func appendSurrogate(b []byte, r rune) []byte {
+	return append(b, 0xED, byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F))
 }
 
 // flushHigh emits a pending high surrogate that met no low half: lone in
 // JavaScript text, else U+FFFD as encoding/json decodes it.
 func (d *strDecoder) flushHigh() {
 	if d.js {
-		appendSurrogate(&d.buf, d.high)
+		d.buf = appendSurrogate(d.buf, d.high)
 	} else {
-		d.buf.WriteString(replacement)
+		d.buf = append(d.buf, replacement...)
 	}
 	d.high = 0
 }
@@ -118,9 +122,9 @@ func (d *strDecoder) drainPart(all bool) {
 	for d.npart > 0 && (all || utf8.FullRune(d.part[:d.npart])) {
 		r, size := utf8.DecodeRune(d.part[:d.npart])
 		if r == utf8.RuneError && size == 1 {
-			d.buf.WriteString(replacement)
+			d.buf = append(d.buf, replacement...)
 		} else {
-			d.buf.Write(d.part[:size])
+			d.buf = append(d.buf, d.part[:size]...)
 		}
 		d.npart = copy(d.part[:], d.part[size:d.npart])
 	}
@@ -188,7 +192,7 @@ func (d *strDecoder) escapeByte(c byte) string {
 func (d *strDecoder) rune(r rune) {
 	if d.high != 0 {
 		if 0xDC00 <= r && r <= 0xDFFF {
-			d.buf.WriteRune(utf16.DecodeRune(d.high, r))
+			d.buf = utf8.AppendRune(d.buf, utf16.DecodeRune(d.high, r))
 			d.high = 0
 			return
 		}
@@ -198,11 +202,11 @@ func (d *strDecoder) rune(r rune) {
 	case 0xD800 <= r && r < 0xDC00:
 		d.high = r
 	case 0xDC00 <= r && r <= 0xDFFF && d.js:
-		appendSurrogate(&d.buf, r)
+		d.buf = appendSurrogate(d.buf, r)
 	case 0xDC00 <= r && r <= 0xDFFF:
-		d.buf.WriteString(replacement)
+		d.buf = append(d.buf, replacement...)
 	default:
-		d.buf.WriteRune(r)
+		d.buf = utf8.AppendRune(d.buf, r)
 	}
 }
 

@@ -54,7 +54,7 @@ func (p *Parser) shallowCopy(v jsontree.Value) jsontree.Value {
 	case *jsontree.Array:
 		return &jsontree.Array{Elems: make([]jsontree.Value, 0, len(v.Elems))}
 	case openString:
-		return p.str.buf.String()
+		return p.str.text()
 	}
 	return v
 }
