@@ -22,8 +22,18 @@ func (r *Reducer) ApplyToken(c *Change, typ EventType, id, delta []byte) {
 		return
 	}
 	hot := r.catching == nil && r.chunks.mode == chunkNone && !r.opt.Strict
+	// The lookups by string(id) do not allocate: only the delta is copied.
 	if hot && typ != ToolCallArgs {
 		if m := r.msgByID[string(id)]; m != nil && r.foldHotText(c, m, typ == ReasoningMessageContent, string(delta)) {
+			return
+		}
+	}
+	if hot && typ == ToolCallArgs {
+		// No catch-up, chunk stream or strict check to pass: what
+		// applyEvent would do is toolArgs, without metadata.
+		if t := r.toolByID[string(id)]; t != nil {
+			r.touchTool(t)
+			r.argsDelta(c, t, string(delta))
 			return
 		}
 	}
@@ -38,9 +48,7 @@ func (r *Reducer) ApplyToken(c *Change, typ EventType, id, delta []byte) {
 		ev.MessageID = string(id)
 	}
 	if hot && typ == ToolCallArgs {
-		// No catch-up, chunk stream or strict check to pass: what
-		// applyEvent would do is toolArgs.
-		r.toolArgs(c, ev)
+		r.toolArgs(c, ev) // an unknown call: its diagnostic
 	} else {
 		r.applyEvent(c, ev)
 	}

@@ -10,6 +10,19 @@ import (
 type argsParser struct {
 	p     *partialjson.Parser
 	final bool // Args holds the exact parse; the parser is done
+
+	// The pointer of the last edit: base (the call's args path) + rel
+	// (the edit's path below args) = full. A streamed string's Append
+	// edits repeat one path, so a token builds no pointer.
+	base, rel, full string
+}
+
+// pointer returns base+rel, reusing the last one when they repeat.
+func (a *argsParser) pointer(base, rel string) string {
+	if a.full == "" || a.base != base || a.rel != rel {
+		a.base, a.rel, a.full = base, rel, base+rel
+	}
+	return a.full
 }
 
 // liveArgs is the args value shown in the state: the exact parse once the
@@ -118,33 +131,42 @@ func (r *Reducer) toolArgs(c *Change, ev *Event) {
 		c.warn("unknown_tool_call", "TOOL_CALL_ARGS: No message found containing tool call with ID '"+ev.ToolCallID+"'")
 		return
 	}
-	if len(t.args)+len(ev.Delta) > r.opt.MaxFieldBytes {
-		c.fail("too_large", "TOOL_CALL_ARGS: arguments of tool call '"+t.ID+"' would exceed the field limit")
-		return
+	if r.argsDelta(c, t, ev.Delta) {
+		mergeMetadata(c, &t.Metadata, ev.Metadata, toolCallPath(t))
 	}
-	path := toolCallPath(t)
-	t.args = appendJS(t.args, ev.Delta)
-	if ev.Delta != "" {
-		c.appendText(argsTextPath(t), ev.Delta)
-	}
-	if !t.parser.final && t.parser.p != nil && ev.Delta != "" {
-		ap := argsPath(t)
-		t.parser.p.Write(ev.Delta, func(e partialjson.Edit) {
-			r.argsEdit(c, ap, e)
-		})
-	}
-	mergeMetadata(c, &t.Metadata, ev.Metadata, path)
 }
 
-// argsEdit turns one parser edit into a change op on the tool call's args.
-func (r *Reducer) argsEdit(c *Change, argsPath string, e partialjson.Edit) {
+// argsDelta appends delta to t's arguments: their text and, while they
+// parse, the live args. It reports false (with a diagnostic) when the
+// arguments would exceed the field limit.
+func (r *Reducer) argsDelta(c *Change, t *ToolCall, delta string) bool {
+	if len(t.args)+len(delta) > r.opt.MaxFieldBytes {
+		c.fail("too_large", "TOOL_CALL_ARGS: arguments of tool call '"+t.ID+"' would exceed the field limit")
+		return false
+	}
+	if delta == "" {
+		return true
+	}
+	t.args = appendJS(t.args, delta)
+	c.appendText(argsTextPath(t), delta)
+	if !t.parser.final && t.parser.p != nil {
+		t.parser.p.Write(delta, func(e partialjson.Edit) {
+			r.argsEdit(c, t, e)
+		})
+	}
+	return true
+}
+
+// argsEdit turns one parser edit into a change op on t's args.
+func (r *Reducer) argsEdit(c *Change, t *ToolCall, e partialjson.Edit) {
+	path := t.parser.pointer(argsPath(t), e.Path)
 	switch e.Op {
 	case partialjson.Append:
-		c.appendText(argsPath+e.Path, e.Text)
+		c.appendText(path, e.Text)
 	case partialjson.Replace:
-		c.replace(argsPath+e.Path, jsonValue(e.Value))
+		c.replace(path, jsonValue(e.Value))
 	default:
-		c.add(argsPath+e.Path, jsonValue(e.Value))
+		c.add(path, jsonValue(e.Value))
 	}
 }
 

@@ -34,18 +34,31 @@ func tokenStream(args bool, n int) (start []string, id string, deltas []string) 
 }
 
 // BenchmarkBridgeToken: one streamed token through applyToken, as the
-// drop-in agent folds it: a text token (TEXT_MESSAGE_CONTENT) and a
+// drop-in agent folds it: a text token (TEXT_MESSAGE_CONTENT), a
 // tool-argument token (TOOL_CALL_ARGS of a write_file call's JSON
-// arguments, whose record also carries the parsed argument's append).
-// ns/token is the cost of one, record included.
+// arguments, whose record also carries the parsed argument's append), and
+// tool-argument tokens of three such calls streaming at once with
+// provider-style ids (each token switches calls, as in bench/agent.mjs's
+// large-arguments scenario). ns/token is the cost of one, record
+// included; allocs/op over the stream's tokens is what a token allocates.
 func BenchmarkBridgeToken(b *testing.B) {
 	for _, kind := range []struct {
-		name string
-		args bool
-		code int32
-	}{{"text", false, 1}, {"args", true, 3}} {
+		name  string
+		args  bool
+		code  int32
+		calls int
+	}{{"text", false, 1, 1}, {"args", true, 3, 1}, {"args-interleaved", true, 3, 3}} {
 		b.Run(kind.name, func(b *testing.B) {
 			start, id, deltas := tokenStream(kind.args, 5000)
+			ids := [][]byte{[]byte(id)}
+			if kind.calls > 1 {
+				ids = ids[:0]
+				for i := range kind.calls {
+					callID := "call_0P3kX9vYq2" + string(rune('a'+i)) + "LmT7wZr8sNc4"
+					ids = append(ids, []byte(callID))
+					start = append(start, `{"type":"TOOL_CALL_START","toolCallId":"`+callID+`","toolCallName":"write_file","parentMessageId":"m"}`)
+				}
+			}
 			b.ReportAllocs()
 			tokens := 0
 			for b.Loop() {
@@ -54,11 +67,14 @@ func BenchmarkBridgeToken(b *testing.B) {
 					apply(h, nil, []byte(ev))
 				}
 				for _, d := range deltas {
-					if applyToken(h, kind.code, []byte(id), []byte(d)) < 0 {
-						b.Fatal("applyToken failed")
+					// Each call streams the same arguments, a token in turn.
+					for _, callID := range ids {
+						if applyToken(h, kind.code, callID, []byte(d)) < 0 {
+							b.Fatal("applyToken failed")
+						}
 					}
 				}
-				tokens += len(deltas)
+				tokens += len(deltas) * kind.calls
 				dispose(h)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(tokens), "ns/token")

@@ -36,6 +36,7 @@ func benchArgs(b *testing.B, size int) {
 		b.Fatal("invalid benchmark document")
 	}
 	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
 	edits := 0
 	emit := func(Edit) { edits++ }
 	for b.Loop() {

@@ -59,8 +59,11 @@
 // # Cost
 //
 // A Write costs O(len(delta)) amortised plus O(depth) per emitted edit to
-// build its path. The string being read is kept in a byte buffer, not a
-// growing Go string, and is converted once when it completes. Value builds
-// a fresh copy of the live value and costs O(size); it is meant for
-// snapshots, not for every delta.
+// build its path; the path of a string's Appends is built once, when the
+// string starts. The string being read is kept in an append-only buffer
+// (as in strings.Builder), not a growing Go string: its Append edits' texts
+// and its value once complete are views of that buffer, never copies, so
+// a Write inside a string allocates nothing but the buffer's amortised
+// growth. Value builds fresh containers for the live value and costs
+// O(size); it is meant for snapshots, not for every delta.
 package partialjson

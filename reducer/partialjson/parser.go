@@ -2,6 +2,7 @@ package partialjson
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
@@ -384,15 +385,17 @@ func (p *Parser) valueDone() {
 	}
 }
 
-// flush reports the text decoded since the last Append.
+// flush reports the text decoded since the last Append: a slice of the
+// string's text, not a copy (see strDecoder).
 func (p *Parser) flush(emit func(Edit)) {
-	if p.tok != tokString || len(p.str.buf) == p.flushed {
+	n := len(p.str.buf)
+	if p.tok != tokString || n == p.flushed {
 		return
 	}
 	if emit != nil {
-		emit(Edit{Op: Append, Path: p.strPath, Text: string(p.str.buf[p.flushed:])})
+		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.text()[p.flushed:]})
 	}
-	p.flushed = len(p.str.buf)
+	p.flushed = n
 }
 
 // stringBytes reads string or key bytes from s[i:] up to and including the
@@ -408,7 +411,17 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 			i++
 			continue
 		}
+		// Printable ASCII, the bulk of a string, is written as it is: one
+		// scan, unless a character or surrogate is pending.
 		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		if j > i && d.high == 0 && d.npart == 0 {
+			d.buf = append(d.buf, s[i:j]...)
+			i = j
+			continue
+		}
 		for j < len(s) && s[j] >= 0x20 && s[j] != '"' && s[j] != '\\' {
 			j++
 		}
@@ -421,12 +434,12 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 		case '"':
 			d.finish()
 			if p.tok == tokKey {
-				p.stack[len(p.stack)-1].key = string(d.buf)
+				p.stack[len(p.stack)-1].key = d.text()
 				p.tok = tokNone
 				p.expect = expColon
 			} else {
 				p.flush(emit)
-				p.setLast(string(d.buf))
+				p.setLast(d.text())
 				p.valueDone()
 			}
 			return i + 1

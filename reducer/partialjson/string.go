@@ -3,6 +3,7 @@ package partialjson
 import (
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // replacement is U+FFFD, which stands in for undecodable input, as in
@@ -13,6 +14,11 @@ const replacement = "\uFFFD"
 // text goes to buf; anything that cannot be decoded yet (a split escape, a
 // high surrogate waiting for its low half, a split UTF-8 sequence) is held
 // in the other fields until the bytes that complete it arrive.
+//
+// buf is only appended to until reset, which starts a new buffer (as
+// strings.Builder does): the bytes it holds never change, so its text (the
+// string's value, and each Append edit's text, a slice of it) is a view,
+// not a copy.
 type strDecoder struct {
 	buf []byte
 
@@ -27,8 +33,13 @@ type strDecoder struct {
 }
 
 func (d *strDecoder) reset() {
-	d.buf = d.buf[:0]
+	d.buf = nil
 	d.esc, d.code, d.high, d.npart = 0, 0, 0, 0 // js is an option: kept
+}
+
+// text is the decoded text so far, a view of buf (see strDecoder).
+func (d *strDecoder) text() string {
+	return unsafe.String(unsafe.SliceData(d.buf), len(d.buf))
 }
 
 // plain decodes raw string bytes: none is a quote, a backslash or a

@@ -3,8 +3,9 @@ package partialjson
 import "github.com/agui-reducer/agui/reducer/jsontree"
 
 // Value returns a copy of the live value, or false if no value has begun.
-// The copy shares nothing with the parser and costs O(size); see the
-// package documentation for what the live value contains.
+// The copy shares no container with the parser (strings are immutable)
+// and costs O(size); see the package documentation for what the live
+// value contains.
 func (p *Parser) Value() (jsontree.Value, bool) {
 	if !p.started {
 		return nil, false
@@ -53,7 +54,7 @@ func (p *Parser) shallowCopy(v jsontree.Value) jsontree.Value {
 	case *jsontree.Array:
 		return &jsontree.Array{Elems: make([]jsontree.Value, 0, len(v.Elems))}
 	case openString:
-		return string(p.str.buf)
+		return p.str.text()
 	}
 	return v
 }
