@@ -88,16 +88,21 @@ function applyOp(root, op, fresh) {
   if (segs[0] !== '' || root === null || typeof root !== 'object') throw new Error(`bad path ${path}`);
   if (!fresh.has(root)) { root = shallowCopy(root); fresh.add(root); }
   let parent = root;
+  let above = null; // parent's container, and parent's key in it
+  let at = '';
   for (let i = 1; i < segs.length - 1; i++) {
     const key = unescapeSegment(segs[i]);
     let child;
+    above = parent;
     if (Array.isArray(parent)) {
       const idx = arrayIndex(parent, key, path, false);
+      at = idx;
       child = parent[idx];
       if (child !== null && typeof child === 'object' && !fresh.has(child)) {
         child = shallowCopy(child); fresh.add(child); parent[idx] = child;
       }
     } else {
+      at = key;
       child = hasOwn.call(parent, key) ? parent[key] : undefined;
       if (child !== null && typeof child === 'object' && !fresh.has(child)) {
         child = shallowCopy(child); fresh.add(child); setKey(parent, key, child);
@@ -129,10 +134,17 @@ function applyOp(root, op, fresh) {
     switch (op.op) {
       case 'add':
       case 'replace': setKey(parent, last, op.value); break;
-      case 'remove':
+      case 'remove': {
         if (!hasOwn.call(parent, last)) throw new Error(`remove of a missing key at ${path}`);
-        delete parent[last];
+        // A copy without the key, not delete: delete turns an object into
+        // a dictionary, slow to copy and to read (the root, every run).
+        const { [last]: _removed, ...rest } = parent;
+        fresh.add(rest);
+        if (above === null) root = rest;
+        else if (Array.isArray(above)) above[at] = rest;
+        else setKey(above, at, rest);
         break;
+      }
       case 'append': {
         const cur = hasOwn.call(parent, last) ? parent[last] : undefined;
         if (typeof cur !== 'string') throw new Error(`append to a non-string at ${path}`);

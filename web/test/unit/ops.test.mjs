@@ -149,3 +149,20 @@ test('mixed reads: appends to what an op by path replaced or removed fail as one
   }
   assert.deepStrictEqual(init, { messages: [{ content: 'a' }], toolCalls: [{ argsText: '', args: { x: 'b' } }] });
 });
+
+test('a removed key leaves an own-key copy in fast mode; "__proto__" keys stay own keys', () => {
+  const json = '{"o":{"__proto__":{"x":1},"a":1,"b":[{"__proto__":2,"c":3}]},"r":1}';
+  const root = JSON.parse(json);
+  const next = applyOps(root, [
+    { op: 'remove', path: '/o/a' },
+    { op: 'remove', path: '/o/b/0/c' },
+    { op: 'add', path: '/o/z', value: 1 },
+    { op: 'remove', path: '/r' },
+  ], new WeakSet());
+  assert.equal(JSON.stringify(next), '{"o":{"__proto__":{"x":1},"b":[{"__proto__":2}],"z":1}}');
+  assert.deepStrictEqual(Object.keys(next.o.b[0]), ['__proto__']);
+  assert.equal(Object.getPrototypeOf(next.o), Object.prototype);
+  assert.equal(JSON.stringify(root), json, 'input untouched');
+  assert.throws(() => applyOps(root, [{ op: 'remove', path: '/o/missing' }], new WeakSet()), /remove of a missing key/);
+});
+
