@@ -84,14 +84,16 @@ function applyOp(root, op, fresh) {
     if (op.op === 'add' || op.op === 'replace') return op.value;
     throw new Error(`unsupported root op ${op.op}`);
   }
-  const segs = path.split('/');
-  if (segs[0] !== '' || root === null || typeof root !== 'object') throw new Error(`bad path ${path}`);
+  if (path.charCodeAt(0) !== 47 || root === null || typeof root !== 'object') throw new Error(`bad path ${path}`);
   if (!fresh.has(root)) { root = shallowCopy(root); fresh.add(root); }
   let parent = root;
   let above = null; // parent's container, and parent's key in it
   let at = '';
-  for (let i = 1; i < segs.length - 1; i++) {
-    const key = unescapeSegment(segs[i]);
+  // The segments, one at a time (no array of them): [start, end) is the next.
+  let start = 1;
+  let end = path.indexOf('/', 1);
+  for (; end >= 0; start = end + 1, end = path.indexOf('/', start)) {
+    const key = unescapeSegment(path.slice(start, end));
     let child;
     above = parent;
     if (Array.isArray(parent)) {
@@ -108,10 +110,10 @@ function applyOp(root, op, fresh) {
         child = shallowCopy(child); fresh.add(child); setKey(parent, key, child);
       }
     }
-    if (child === null || typeof child !== 'object') throw new Error(`no container at ${segs.slice(0, i + 1).join('/')}`);
+    if (child === null || typeof child !== 'object') throw new Error(`no container at ${path.slice(0, end)}`);
     parent = child;
   }
-  const last = unescapeSegment(segs[segs.length - 1]);
+  const last = unescapeSegment(path.slice(start));
   if (Array.isArray(parent)) {
     switch (op.op) {
       case 'add': {
@@ -336,6 +338,14 @@ export function applyMixed(root, ops, appends) {
       const str = tkey >= 0 && tkey < target.length ? target[tkey] : undefined;
       if (typeof str !== 'string') { lastKind = -1; throw new Error(`append to a non-string at ${op.path}`); }
       target[tkey] = str + op.value;
+    } else if (tkey === 'content') { // a text token's: a named store is the cheapest
+      const str = target.content;
+      if (typeof str !== 'string' || !hasOwn.call(target, 'content')) { lastKind = -1; throw new Error(`append to a non-string at ${op.path}`); }
+      target.content = str + op.value;
+    } else if (tkey === 'argsText') {
+      const str = target.argsText;
+      if (typeof str !== 'string' || !hasOwn.call(target, 'argsText')) { lastKind = -1; throw new Error(`append to a non-string at ${op.path}`); }
+      target.argsText = str + op.value;
     } else {
       const str = hasOwn.call(target, tkey) ? target[tkey] : undefined;
       if (typeof str !== 'string') { lastKind = -1; throw new Error(`append to a non-string at ${op.path}`); }
