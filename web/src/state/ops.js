@@ -140,7 +140,8 @@ function applyOp(root, op, fresh) {
         if (!hasOwn.call(parent, last)) throw new Error(`remove of a missing key at ${path}`);
         // A copy without the key, not delete: delete turns an object into
         // a dictionary, slow to copy and to read (the root, every run).
-        const { [last]: _removed, ...rest } = parent;
+        const rest = {};
+        for (const k of Object.keys(parent)) if (k !== last) setKey(rest, k, parent[k]);
         fresh.add(rest);
         if (above === null) root = rest;
         else if (Array.isArray(above)) above[at] = rest;
