@@ -43,34 +43,10 @@ function shallowCopy(v) {
 }
 
 /**
- * The containers a build has copied (so owns, and may change in place): a
- * few pointers compared in turn, a Set past that. A build copies a handful
- * of containers, and a WeakSet's lookups cost more than the scan.
- */
-export class Fresh {
-  #list = [];
-  #set = null;
-
-  has(o) {
-    if (this.#set !== null) return this.#set.has(o);
-    const list = this.#list;
-    for (let i = 0; i < list.length; i++) if (list[i] === o) return true;
-    return false;
-  }
-
-  add(o) {
-    if (this.#set !== null) { this.#set.add(o); return; }
-    const list = this.#list;
-    list.push(o);
-    if (list.length > 16) this.#set = new Set(list);
-  }
-}
-
-/**
  * Applies change ops to root, copying only the containers along each op's
- * path (once per batch: `fresh` holds the copies made so far: a Fresh, or
- * anything with has and add). Everything else keeps its identity. Returns
- * the new root; root itself is untouched.
+ * path (once per batch: `fresh`, a WeakSet, holds the copies made so
+ * far). Everything else keeps its identity. Returns the new root; root
+ * itself is untouched.
  */
 export function applyOps(root, ops, fresh) {
   for (let k = 0; k < ops.length; k++) root = applyOp(root, ops[k], fresh);
@@ -287,7 +263,9 @@ function owned(c, fresh) {
  * replace it). Containers are copied once per build, as with applyOps.
  */
 export function applyMixed(root, ops, appends) {
-  const fresh = new Fresh();
+  // (A WeakSet: a small class scanning an array of the copies measured
+  // faster on its own, but made the whole fold of the benchmark 40% slower.)
+  const fresh = new WeakSet();
   let target = null; // the container of the string the last append found
   let tkey = null; // its key (an index when target is an array)
   let lastKind = -1;
