@@ -2,7 +2,7 @@
 // records (queued as they arrive, applied when the state is read), plus
 // subscribe/on. The same-thread and worker reducers extend it.
 
-import { applyOps, applyAppends } from './ops.js';
+import { applyAppends, applyMixed } from './ops.js';
 
 const EVENT_TYPES = new Set(['custom', 'diagnostic', 'change', 'error', 'reconnect']);
 
@@ -19,9 +19,10 @@ export class Mirror {
   // long the conversation (the messages array alone is 1,200 entries at
   // 400 turns).
   #pending = [];
-  // While every pending op is a compact append to a string: their kind,
-  // index, key triples (applyAppends); null once another op is queued.
+  // A kind, index, key triple per pending op: a compact append's
+  // (applyAppends), or kind -1 for an op applied by its path.
   #appends = [];
+  #general = 0; // how many pending ops are applied by their path
   #version = 0;
   #listeners = new Set();
   #handlers = new Map();
@@ -87,7 +88,7 @@ export class Mirror {
     const ops = this.#pending;
     const appends = this.#appends;
     try {
-      this.#state = appends !== null ? applyAppends(this.#state, ops, appends) : applyOps(this.#state, ops, new WeakSet());
+      this.#state = this.#general === 0 ? applyAppends(this.#state, ops, appends) : applyMixed(this.#state, ops, appends);
     } catch (err) {
       // The mirror no longer matches the reducer (a bug, or a caller that
       // mutated the state): the pending ops are dropped, records arriving
@@ -95,6 +96,7 @@ export class Mirror {
       // replaces the mirror.
       this.#pending = [];
       this.#appends = [];
+      this.#general = 0;
       this.#stale = true;
       const error = new Error(`agui reducer: change record did not apply (${err.message}); resynchronising from a snapshot`);
       if (this.#committing > 0) {
@@ -117,8 +119,8 @@ export class Mirror {
     }
     // The arrays are reused: a state read after every event is common.
     ops.length = 0;
-    if (appends !== null) appends.length = 0;
-    else this.#appends = [];
+    appends.length = 0;
+    this.#general = 0;
     return this.#state;
   }
 
@@ -199,8 +201,12 @@ export class Mirror {
       for (const rec of records) {
         if (rec.ops && rec.ops.length > 0 && !this.#stale) {
           const pending = this.#pending;
-          for (const op of rec.ops) pending.push(op);
-          this.#appends = null;
+          const appends = this.#appends;
+          for (const op of rec.ops) {
+            pending.push(op);
+            appends.push(-1, 0, null);
+          }
+          this.#general += rec.ops.length;
           this.#version++;
           changed = true;
           if (pending.length > MAX_PENDING) this.#build();
@@ -227,7 +233,7 @@ export class Mirror {
       if (changed) {
         const pending = this.#pending;
         pending.push(rec.ops[0]);
-        if (this.#appends !== null) this.#appends.push(0, index, key);
+        this.#appends.push(0, index, key);
         this.#version++;
         if (pending.length > MAX_PENDING) this.#build();
       }
@@ -254,7 +260,7 @@ export class Mirror {
         const ops = rec.ops;
         for (let k = 0; k < ops.length; k++) {
           pending.push(ops[k]);
-          if (appends !== null) appends.push(kinds[k], indexes[k], keys[k]);
+          appends.push(kinds[k], indexes[k], keys[k]);
         }
         this.#version++;
         if (pending.length > MAX_PENDING) this.#build();
@@ -281,6 +287,7 @@ export class Mirror {
     this.#stale = false;
     this.#pending = [];
     this.#appends = [];
+    this.#general = 0;
     if (state !== this.#state) {
       this.#state = state;
       this.#version++;
