@@ -98,11 +98,12 @@ export function previewSubscriber(sink) {
  * reader, reps runs of each side, alternating which goes first. options:
  * {make, now, scenarios: [{bytes, subscribers, reader, reps?}], reps (the
  * default; the same for both agents), memory
- * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}), cpu
+ * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}),
+ * rewarmRuns (the unmeasured runs of a side after each forced collection), cpu
  * (Node: () → the process's CPU time, ms),
  * longTasks, log, collect, tick}. Resolves to the rows.
  */
-export async function runLargeBench({ make, now, scenarios, reps = 3, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
+export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns = 3, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
   const rows = [];
   // A warm-up of the scenario's code paths (tool-call arguments, the
   // reader), both agents, as the conversations have theirs.
@@ -110,10 +111,19 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
   for (let i = 0; i < 3; i++) {
     for (const side of ['official', 'ours']) await converseProbe(make[side], warm, { subscribers: 2, extra: [previewSubscriber], now });
   }
-  // After each forced collection, an unmeasured run of the same side (V8
-  // shrinks the young generation and may drop compiled code in a full
-  // collection; the first tenth of the stream would measure their regrowth).
-  const rewarm = async (side) => converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
+  // After each forced collection, unmeasured runs of the same side, each
+  // with a fresh agent as the measured run has. The forced collection frees
+  // every earlier agent at once, and V8 discards the optimised code that
+  // embedded their objects (in Node 20, ~40 functions of both clients and
+  // of the stream and rxjs code they share, "weak objects"); code
+  // re-optimised in one run is deoptimised again at the next agent's start
+  // and optimised anew, 50–65 ms of TurboFan each for the larger functions.
+  // One run left that to the measured run's first tenth (ours: 90–145 µs
+  // per event against 20–30 at the end); rewarmRuns runs (default 3) leave
+  // the measured run stable code, for both agents alike.
+  const rewarm = async (side) => {
+    for (let i = 0; i < rewarmRuns; i++) await converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
+  };
   const convs = new Map();
   for (const sc of scenarios) {
     if (!convs.has(sc.bytes)) convs.set(sc.bytes, largeArgs({ bytes: sc.bytes }));
