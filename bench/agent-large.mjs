@@ -99,11 +99,11 @@ export function previewSubscriber(sink) {
  * {make, now, scenarios: [{bytes, subscribers, reader, reps?}], reps (the
  * default; the same for both agents), memory
  * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}),
- * rewarmRuns (the unmeasured runs of a side after each forced collection), cpu
+ * rewarmRuns (the unmeasured runs of a side after each forced collection, default 1), cpu
  * (Node: () → the process's CPU time, ms),
  * longTasks, log, collect, tick}. Resolves to the rows.
  */
-export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns = 3, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
+export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns = 1, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
   const rows = [];
   // A warm-up of the scenario's code paths (tool-call arguments, the
   // reader), both agents, as the conversations have theirs.
@@ -111,16 +111,19 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns
   for (let i = 0; i < 3; i++) {
     for (const side of ['official', 'ours']) await converseProbe(make[side], warm, { subscribers: 2, extra: [previewSubscriber], now });
   }
-  // After each forced collection, unmeasured runs of the same side, each
-  // with a fresh agent as the measured run has. The forced collection frees
-  // every earlier agent at once, and V8 discards the optimised code that
-  // embedded their objects (in Node 20, ~40 functions of both clients and
-  // of the stream and rxjs code they share, "weak objects"); code
-  // re-optimised in one run is deoptimised again at the next agent's start
-  // and optimised anew, 50–65 ms of TurboFan each for the larger functions.
-  // One run left that to the measured run's first tenth (ours: 90–145 µs
-  // per event against 20–30 at the end); rewarmRuns runs (default 3) leave
-  // the measured run stable code, for both agents alike.
+  // After each forced collection, rewarmRuns unmeasured runs of the same
+  // side (default 1), each with a fresh agent as the measured run has. The
+  // full collection makes V8 discard the optimised code that embedded
+  // objects now dead (Node 20: ~40 functions of both clients and of the
+  // stream and rxjs code they share, "weak objects"; 27 even when every
+  // agent is kept alive: the runs' own objects), and one 4 KB run does not
+  // make it hot again: the measured run's first tenth pays the
+  // re-optimisation (ours, 3 × 100 KB, 10 subscribers: ~100–120 µs per
+  // event against 20–30 at the end; ~70 functions compiled in the run,
+  // 50–65 ms of TurboFan each for the largest, counted in the process's
+  // CPU). A page pays the same after any major collection between runs,
+  // so the default leaves it in; rewarmRuns 3 takes it out for both sides
+  // (first tenth 48–59 µs).
   const rewarm = async (side) => {
     for (let i = 0; i < rewarmRuns; i++) await converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
   };
