@@ -98,11 +98,12 @@ export function previewSubscriber(sink) {
  * reader, reps runs of each side, alternating which goes first. options:
  * {make, now, scenarios: [{bytes, subscribers, reader, reps?}], reps (the
  * default; the same for both agents), memory
- * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}), cpu
+ * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}),
+ * rewarmRuns (the unmeasured runs of a side after each forced collection, default 1), cpu
  * (Node: () → the process's CPU time, ms),
  * longTasks, log, collect, tick}. Resolves to the rows.
  */
-export async function runLargeBench({ make, now, scenarios, reps = 3, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
+export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns = 1, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
   const rows = [];
   // A warm-up of the scenario's code paths (tool-call arguments, the
   // reader), both agents, as the conversations have theirs.
@@ -110,10 +111,22 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, memory = n
   for (let i = 0; i < 3; i++) {
     for (const side of ['official', 'ours']) await converseProbe(make[side], warm, { subscribers: 2, extra: [previewSubscriber], now });
   }
-  // After each forced collection, an unmeasured run of the same side (V8
-  // shrinks the young generation and may drop compiled code in a full
-  // collection; the first tenth of the stream would measure their regrowth).
-  const rewarm = async (side) => converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
+  // After each forced collection, rewarmRuns unmeasured runs of the same
+  // side (default 1), each with a fresh agent as the measured run has. The
+  // full collection makes V8 discard the optimised code that embedded
+  // objects now dead (Node 20: ~40 functions of both clients and of the
+  // stream and rxjs code they share, "weak objects"; 27 even when every
+  // agent is kept alive: the runs' own objects), and one 4 KB run does not
+  // make it hot again: the measured run's first tenth pays the
+  // re-optimisation (ours, 3 × 100 KB, 10 subscribers: ~100–120 µs per
+  // event against 20–30 at the end; ~70 functions compiled in the run,
+  // 50–65 ms of TurboFan each for the largest, counted in the process's
+  // CPU). A page pays the same after any major collection between runs,
+  // so the default leaves it in; rewarmRuns 3 takes it out for both sides
+  // (first tenth 48–59 µs).
+  const rewarm = async (side) => {
+    for (let i = 0; i < rewarmRuns; i++) await converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
+  };
   const convs = new Map();
   for (const sc of scenarios) {
     if (!convs.has(sc.bytes)) convs.set(sc.bytes, largeArgs({ bytes: sc.bytes }));

@@ -8,6 +8,13 @@ import { officialToolCall, settleToolCall, common, toolCallOf, messageOf } from 
 import { sameShallow, holdsAny, sameIds, hasId, startsOf, sameOuts, BuildContext } from './view-build.js';
 import { ArgsTexts } from './args-text.js';
 
+/** An empty array whose elements may be of any kind (not only small integers). */
+function anyArray() {
+  const a = [null];
+  a.length = 0;
+  return a;
+}
+
 /**
  * Keeps the official Message[] view of one reducer's state, rebuilt after
  * each change with structural sharing: a reducer message (and its tool
@@ -41,8 +48,12 @@ class OfficialView {
     // writes "" both for "no content" (a slot a tool call created) and for
     // an empty text message, which the official shape tells apart.
     this.contentIds = new Set();
-    this.scratchTCs = [];
-    this.scratch = [];
+    // Scratch lists made to hold any value from the start: a fresh `[]`
+    // holds small integers only until its first string or object, and the
+    // optimised #patch of an earlier view deoptimised ("not a Smi") on a new
+    // view's first push.
+    this.scratchTCs = anyArray();
+    this.scratch = anyArray();
     this.ctx = new BuildContext(this);
   }
 
