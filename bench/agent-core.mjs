@@ -200,6 +200,23 @@ export function sides({ HttpAgent, DropIn, withReducer, ignoreElements, endWith,
 }
 
 /**
+ * Waits until the drop-in's default reducer factory has loaded (factoryNow:
+ * web/src/ag-ui/factory.js's), so that the warm rows measure the reducer and
+ * not the cold runs' fallback, which the cold rows measure: the factory
+ * loads when the page is idle and no cold run applies, which a loop of
+ * runs may put off. At most 20 s.
+ */
+export async function untilReducerReady(factoryNow) {
+  for (let i = 0; i < 2000; i++) {
+    const s = factoryNow(null);
+    if (s?.factory) return;
+    if (s?.error) throw s.error;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the drop-in\'s reducer factory did not load within 20 s');
+}
+
+/**
  * Runs the benchmark. options: {make (sides()), lengths, subscribers,
  * reps(turns) (the same for every side), now, log, memory (a probe maker,
  * see converseProbe), longTasks ({reset(), longest()} over

@@ -108,6 +108,7 @@ async function inNode() {
   const t1 = performance.now();
   const DropIn = await (await import('./agent-dropin.mjs')).dropIn();
   const t2 = performance.now();
+  // (From a file the reducer loads after the first cold run: the warm-up's.)
   const { runAgentBench, sides } = await import('./agent-core.mjs');
   const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
   const log = (s) => console.error(`  [node${devChild ? ', development' : ''}] ${s}`);
@@ -255,7 +256,8 @@ ${dev ? `<script>globalThis.process = { env: { NODE_ENV: 'development' } };</scr
     const t1 = performance.now();
     const { HttpAgent: DropIn } = await import('/web/src/ag-ui/drop-in.js');
     const t2 = performance.now();
-    const { runAgentBench, sides, largeBars } = await import('/bench/agent-core.mjs');
+    const { runAgentBench, sides, largeBars, untilReducerReady } = await import('/bench/agent-core.mjs');
+    await untilReducerReady((await import('/web/src/ag-ui/factory.js')).factoryNow);
     const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
     const log = (s) => console.log('[chromium${dev ? ', development' : ''}] ' + s);
     const now = () => performance.now();
