@@ -213,7 +213,11 @@ func (t *Translator) messageComplete(f *fields, thread string) *Diagnostic {
 	content := mf.Str("content", true)
 	meta := mf.Object("metadata")
 	switch role {
-	case "assistant", "user", "system", "developer", "":
+	case "assistant", "user", "system", "developer":
+	case "":
+		// No role (or an empty one): the final message of the run's
+		// answer, the assistant's, as the tokens before it are.
+		role = "assistant"
 	default:
 		mf.Fail("role must be one of assistant, user, system")
 	}
