@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -607,29 +608,8 @@ func (t *Translator) passesText(name string, data []byte) bool {
 	default:
 		return false
 	}
-	var i int
-	nonEmpty := false
-	switch {
-	case hasPrefix(data, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`):
-		i, nonEmpty = len(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`), true
-	case hasPrefix(data, `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`):
-		i = len(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
-	default:
-		return false
-	}
-	idStart := i
-	for i < len(data) && data[i] != '"' && data[i] != '\\' {
-		i++
-	}
-	if i >= len(data) || data[i] != '"' || !hasPrefix(data[i+1:], `,"delta":"`) {
-		return false
-	}
-	id := data[idStart:i]
-	i += 1 + len(`,"delta":"`)
-	if nonEmpty && (i >= len(data) || data[i] == '"') {
-		return false
-	}
-	return len(t.texts) == 0 || t.texts[string(id)] == nil
+	id, _, ok := tokenHead(data, false, false)
+	return ok && (len(t.texts) == 0 || t.texts[string(id)] == nil)
 }
 
 // passes reports whether translate passes the frame on untouched and
@@ -674,30 +654,51 @@ func (t *Translator) passesToken(typ reducer.EventType, id []byte, deltaLen int)
 // hotCanonical is the layout check of Translator.hotCanonical; it returns
 // the id's JSON string content.
 func hotCanonical(data []byte) ([]byte, bool) {
-	var i int
-	nonEmpty := false
-	switch {
-	case hasPrefix(data, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`):
-		i, nonEmpty = len(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`), true
-	case hasPrefix(data, `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`):
-		i = len(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
-	case hasPrefix(data, `{"type":"TOOL_CALL_ARGS","toolCallId":"`):
-		i = len(`{"type":"TOOL_CALL_ARGS","toolCallId":"`)
-	default:
-		return nil, false
-	}
-	idStart := i
-	i = stringEnd(data, i)
-	if i < 0 || !hasPrefix(data[i+1:], `,"delta":"`) {
-		return nil, false
-	}
-	id := data[idStart:i]
-	i += 1 + len(`,"delta":"`)
-	if nonEmpty && i < len(data) && data[i] == '"' {
+	id, i, ok := tokenHead(data, true, true)
+	if !ok {
 		return nil, false
 	}
 	end := stringEnd(data, i)
 	return id, end >= 0 && end+2 == len(data) && data[end+1] == '}'
+}
+
+// tokenHead checks the head of a streamed token in the layout producers
+// write, {"type":…,"<id key>":"<id>","delta":"…, and returns the id's JSON
+// string content and where the delta's content starts. A text token's
+// delta must not be empty; TOOL_CALL_ARGS counts only with args, an id
+// holding an escape only with escapedIDs.
+func tokenHead(data []byte, args, escapedIDs bool) (id []byte, delta int, ok bool) {
+	const (
+		text      = `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`
+		reasoning = `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`
+		toolArgs  = `{"type":"TOOL_CALL_ARGS","toolCallId":"`
+	)
+	var i int
+	nonEmpty := false
+	switch {
+	case hasPrefix(data, text):
+		i, nonEmpty = len(text), true
+	case hasPrefix(data, reasoning):
+		i = len(reasoning)
+	case args && hasPrefix(data, toolArgs):
+		i = len(toolArgs)
+	default:
+		return nil, 0, false
+	}
+	idStart := i
+	i = stringEnd(data, i)
+	if i < 0 || !hasPrefix(data[i+1:], `,"delta":"`) {
+		return nil, 0, false
+	}
+	id = data[idStart:i]
+	if !escapedIDs && bytes.IndexByte(id, '\\') >= 0 {
+		return nil, 0, false
+	}
+	i += 1 + len(`,"delta":"`)
+	if nonEmpty && (i >= len(data) || data[i] == '"') {
+		return nil, 0, false
+	}
+	return id, i, true
 }
 
 // opaqueCanonical reports whether data is a canonical event, its type

@@ -62,6 +62,12 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 		p.r.ApplyAppend(c, data)
 		return
 	}
+	p.translate(c, name, data)
+}
+
+// translate folds a frame through the translator: what it emits is folded
+// into c as it comes, and its diagnostics are added to c's.
+func (p *Pipeline) translate(c *reducer.Change, name string, data []byte) {
 	p.cur = c
 	for _, d := range p.t.translateTo(name, data, p.fold, p.foldObj, p.amend) {
 		level := reducer.LevelError

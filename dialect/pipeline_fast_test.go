@@ -12,15 +12,7 @@ import (
 // shortcut: every frame through the translator.
 func translated(p *Pipeline, c *reducer.Change, name string, data []byte) {
 	c.Reset()
-	p.cur = c
-	for _, d := range p.t.translateTo(name, data, p.fold, p.foldObj, p.amend) {
-		level := reducer.LevelError
-		if d.Warning {
-			level = reducer.LevelWarning
-		}
-		c.Diagnostics = append(c.Diagnostics, reducer.Diagnostic{Code: d.Code, Level: level, Message: d.Message})
-	}
-	p.cur = nil
+	p.translate(c, name, data)
 }
 
 // TestPipelineShortcuts: Pipeline.Apply folds the frames it takes past the
