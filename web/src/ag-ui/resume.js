@@ -14,6 +14,7 @@
 
 import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor } from '../reducer/resume.js';
 import { threadConnect, keepThreadKey, threadsWanted } from './connect.js';
+import { laneOf } from './lane.js';
 
 const RESUME = Symbol('ag-ui resume config');
 const THREADS = Symbol('ag-ui threads config');
@@ -229,6 +230,7 @@ function resumableRun(agent, input, from, runStarted = from == null) {
       const parser = new FrameParser();
       const decoder = new TextDecoder('utf-8', { fatal: false });
       let first = true;
+      const lane = laneOf(input); // the apply step's, for plain deltas (lane.js)
       const each = (data, id) => {
         if (closed) return;
         if (id !== undefined && ids.has(id)) return; // resent
@@ -241,7 +243,7 @@ function resumableRun(agent, input, from, runStarted = from == null) {
         first = false;
         if (!started && event.type !== 'RUN_STARTED') sub.next({ type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId });
         started = true;
-        sub.next(event);
+        if (lane === null || !lane.take(event)) sub.next(event);
         if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') over = true;
         if (id !== undefined) { ids.add(id); cursor = id; agent.lastEventId = id; }
       };

@@ -30,6 +30,7 @@ import { reducerMessages } from './messages.js';
 import { hookName } from './subscribers.js';
 import { Run } from './run.js';
 import { factoryNow, warnFailed, coldRun, setReducerFactory } from './factory.js';
+import { openLane, closeLane } from './lane.js';
 
 /** The reducer factory agents use when their config names none: loadReducer()'s default
  *  (dist/agui.wasm next to agui.js), loaded once, on the first agent (src/ag-ui/factory.js). */
@@ -303,10 +304,18 @@ export function withReducer(Base) {
           else if (completed) finish();
         };
         start(f);
+        const next = (event) => {
+          queue.push(event);
+          if (run !== null && !busy) pump();
+        };
+        // The drop-in's transport hands the run's plain deltas over
+        // directly (lane.js); what comes through the stages tells the lane
+        // which messages and tool calls are open.
+        const lane = closed ? null : openLane(this, input, next);
         const sub = events$.subscribe({
-          next: (event) => {
-            queue.push(event);
-            if (run !== null && !busy) pump();
+          next: lane === null ? next : (event) => {
+            lane.saw(event);
+            next(event);
           },
           error: fail,
           complete: () => {
@@ -316,6 +325,7 @@ export function withReducer(Base) {
         });
         return () => {
           closed = true;
+          if (lane !== null) closeLane(input, lane);
           sub.unsubscribe();
           if (!busy) release(); // else when the event in progress ends (pump)
         };

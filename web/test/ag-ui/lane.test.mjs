@@ -1,0 +1,130 @@
+// The drop-in's token lane (web/src/ag-ui/lane.js): a run's plain deltas go
+// from its transport to its apply step past @ag-ui/client's stages only
+// where those stages would pass them on unchanged. The Lane on its own
+// (which events it takes), then streams at the lane's edges through the
+// drop-in entry and @ag-ui/client 1.0.0's HttpAgent: every subscriber
+// call, result, error and the final messages must be equal.
+//
+//   node --test web/test/ag-ui/lane.test.mjs      (needs make wasm and npm ci in bench/)
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { HttpAgent } from '@ag-ui/client';
+import { Lane } from '../../src/ag-ui/lane.js';
+import { serve, observe, quietly, loadDropIn } from './diff.mjs';
+
+const START = { type: 'RUN_STARTED', threadId: 'thread-1', runId: 'run-0' };
+const FINISH = { type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'run-0' };
+const MSG = { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' };
+const TC = { type: 'TOOL_CALL_START', toolCallId: 't1', toolCallName: 'f', parentMessageId: 'm1' };
+const text = (delta, extra = {}) => ({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta, ...extra });
+const args = (delta) => ({ type: 'TOOL_CALL_ARGS', toolCallId: 't1', delta });
+
+test('Lane: which events it takes', () => {
+  const got = [];
+  const lane = new Lane((e) => got.push(e));
+  const takes = (e) => lane.take(e);
+  assert.equal(takes(text('a')), false, 'no message open yet');
+  lane.saw(START);
+  lane.saw(MSG);
+  assert.equal(takes(text('a')), true);
+  assert.equal(takes({ type: 'TEXT_MESSAGE_CONTENT', timestamp: 5, messageId: 'm1', delta: 'b' }), true, 'an integer timestamp, in the schema order');
+  assert.equal(takes({ type: 'TEXT_MESSAGE_CONTENT', timestamp: 1.5, messageId: 'm1', delta: 'b' }), false, 'a timestamp enforcement refuses');
+  assert.equal(takes({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', timestamp: 5, delta: 'b' }), false, 'fields out of the schema order');
+  assert.equal(takes({ delta: 'b', messageId: 'm1', type: 'TEXT_MESSAGE_CONTENT' }), false, 'fields out of the schema order');
+  assert.equal(takes(text('b', { extra: 1 })), false, 'a field enforcement strips');
+  assert.equal(takes(text(7)), false, 'a delta enforcement refuses');
+  assert.equal(takes({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'x' }), false, 'a message not open');
+  assert.equal(takes(args('{')), false, 'a tool call not open');
+  lane.saw(TC);
+  assert.equal(takes(args('{')), true);
+  lane.saw({ type: 'TOOL_CALL_END', toolCallId: 't1' });
+  assert.equal(takes(args('}')), false, 'a tool call ended');
+  lane.saw({ type: 'TEXT_MESSAGE_END', messageId: 'm1' });
+  assert.equal(takes(text('c')), false, 'a message ended');
+  lane.saw(MSG);
+  lane.saw(FINISH);
+  assert.equal(takes(text('c')), false, 'the run finished');
+  assert.equal(takes({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'm1', delta: 'r' }), false, 'other events');
+  assert.deepEqual(got.map((e) => e.delta), ['a', 'b', '{']);
+  assert.equal(lane.taken, 3);
+});
+
+test('Lane: closes for the run on a chunk, a subagent\'s tag, or its end', () => {
+  for (const [why, e] of [
+    ['a chunk', { type: 'TEXT_MESSAGE_CHUNK', messageId: 'm9', delta: 'x' }],
+    ['a subagent tag', { type: 'TEXT_MESSAGE_START', messageId: 'm9', role: 'assistant', subagentRunId: 's1' }],
+  ]) {
+    const lane = new Lane(() => {});
+    lane.saw(START);
+    lane.saw(MSG);
+    assert.equal(lane.take(e), false);
+    assert.equal(lane.take(text('a')), false, why);
+  }
+  const lane = new Lane(() => {});
+  lane.saw(MSG);
+  lane.close();
+  assert.equal(lane.take(text('a')), false, 'closed');
+});
+
+// Streams at the lane's edges: each a list of runs.
+const run = (...events) => [START, ...events, FINISH];
+const streams = new Map([
+  ['plain', [run(MSG, text('Hel'), text('lo'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, TC, args('{"a":'), args('1}'), { type: 'TOOL_CALL_END', toolCallId: 't1' })]],
+  ['timestamps', [run({ type: 'TEXT_MESSAGE_START', timestamp: 1, messageId: 'm1', role: 'assistant' }, { type: 'TEXT_MESSAGE_CONTENT', timestamp: 2, messageId: 'm1', delta: 'a' },
+    { type: 'TEXT_MESSAGE_CONTENT', timestamp: 2.5, messageId: 'm1', delta: 'b' }, { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['fields out of order', [run(MSG, { delta: 'a', messageId: 'm1', type: 'TEXT_MESSAGE_CONTENT' }, text('b'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['an unknown field', [run(MSG, text('a'), text('b', { note: 'x' }), text('c'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['a delta not a string', [run(MSG, text('a'), text(7), { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['content after its end', [run(MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, text('b'))]],
+  ['content of another message', [run(MSG, text('a'), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'b' })]],
+  ['content after the run', [[START, MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, FINISH, text('b')]]],
+  ['a message left open', [run(MSG, text('a'))]],
+  ['two runs in one response', [[START, MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, FINISH,
+    { ...START, runId: 'run-0b' }, { ...MSG, messageId: 'm2' }, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'b' }, { type: 'TEXT_MESSAGE_END', messageId: 'm2' }, { ...FINISH, runId: 'run-0b' }]]],
+  ['a message reopened', [run(MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }, MSG, text('b'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['chunks, then deltas', [run({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'm0', role: 'assistant', delta: 'x' }, MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['a subagent\'s message', [run({ type: 'SUBAGENT_STARTED', subagentRunId: 's1', name: 'helper' }, { ...MSG, subagentRunId: 's1' }, text('a'), text('b', { subagentRunId: 's1' }),
+    { type: 'TEXT_MESSAGE_END', messageId: 'm1', subagentRunId: 's1' }, { type: 'SUBAGENT_FINISHED', subagentRunId: 's1' })]],
+  ['reasoning between deltas', [run(MSG, text('a'), { type: 'REASONING_START', messageId: 'r1' }, { type: 'REASONING_MESSAGE_START', messageId: 'r2', role: 'reasoning' },
+    { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r2', delta: 'hm' }, text('b'), { type: 'REASONING_MESSAGE_END', messageId: 'r2' }, { type: 'REASONING_END', messageId: 'r1' }, { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['several runs', [run(MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }), [{ ...START, runId: 'run-1' }, { ...MSG, messageId: 'm2' }, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'b' }, { type: 'TEXT_MESSAGE_END', messageId: 'm2' }, { ...FINISH, runId: 'run-1' }]]],
+]);
+
+let server, DropIn;
+before(async () => {
+  ({ HttpAgent: DropIn } = await loadDropIn());
+  server = await serve(streams);
+});
+after(() => server.close());
+
+for (const [key, runs] of streams) {
+  test(`same as HttpAgent at the lane's edge: ${key}`, async () => {
+    const official = await quietly(() => observe((c) => new HttpAgent(c), server, key, runs, { subscribers: 2 }));
+    const ours = await quietly(() => observe((c) => new DropIn(c), server, key, runs, { subscribers: 2 }));
+    assert.deepStrictEqual(ours, official);
+  });
+}
+
+// The chain sees every event when it could change them: a middleware, a debug logger.
+for (const [what, setup] of [
+  ['a middleware', (agent, seen) => agent.use((input, next) => {
+    return next.run(input).pipe((src) => new src.constructor((o) => src.subscribe({
+      next: (e) => { seen.push(e.type); o.next(e.type === 'TEXT_MESSAGE_CONTENT' ? { ...e, delta: e.delta.toUpperCase() } : e); },
+      error: (err) => o.error(err), complete: () => o.complete(),
+    })));
+  })],
+]) {
+  test(`the chain sees every delta with ${what}`, async () => {
+    const key = 'plain';
+    const runs = streams.get(key);
+    const seen = { official: [], ours: [] };
+    const make = (Agent, side) => (c) => { const a = new Agent(c); setup(a, seen[side]); return a; };
+    const official = await quietly(() => observe(make(HttpAgent, 'official'), server, key, runs, { subscribers: 1 }));
+    const ours = await quietly(() => observe(make(DropIn, 'ours'), server, key, runs, { subscribers: 1 }));
+    assert.deepStrictEqual(ours, official);
+    assert.deepStrictEqual(seen.ours, seen.official);
+    assert.equal(seen.ours.filter((t) => t === 'TEXT_MESSAGE_CONTENT').length, 2);
+    assert.equal(ours.messages[0].content, 'HELLO');
+  });
+}
