@@ -107,10 +107,12 @@ export class Lane {
  * Opens the token lane of a run whose apply step is the reducer's: next
  * takes an event as the apply step's source does. Null when the agent's
  * chain could see or change the run's events (middleware, a debug logger)
- * or its @ag-ui/client is not 1.0 (whose stages the lane is checked against).
+ * (@ag-ui/client 1.0 and 0.0.59: the latter has no compatibility boundary
+ * and no enforcement, and its chunk expansion and verification treat these
+ * events as 1.0's do).
  */
 export function openLane(agent, input, next) {
-  if (!('maxProtocolVersion' in agent) || agent.debugLogger) return null;
+  if (agent.debugLogger) return null;
   const mw = agent.middlewares;
   if (!Array.isArray(mw) || mw.length > 0) return null;
   const lane = new Lane(next);

@@ -231,10 +231,11 @@ function resumableRun(agent, input, from, runStarted = from == null) {
       const decoder = new TextDecoder('utf-8', { fatal: false });
       let first = true;
       const lane = laneOf(input); // the apply step's, for plain deltas (lane.js)
+      const validate = transform && !('maxProtocolVersion' in agent) ? frameEvents(transform, rootClass(agent.activeRunDetach$), agent.debugLogger) : null;
       const each = (data, id) => {
         if (closed) return;
         if (id !== undefined && ids.has(id)) return; // resent
-        const event = JSON.parse(data); // a SyntaxError fails the run, as in HttpAgent
+        let event = JSON.parse(data); // a SyntaxError fails the run, as in HttpAgent
         if (typeof event !== 'object' || event === null || Array.isArray(event)) throw new Error('Invalid event: the frame is not a JSON object.');
         if (typeof event.type !== 'string' || event.type.length === 0) throw new Error('Invalid event: the frame carries no event type.');
         if (first && sent && event.type === 'RUN_STARTED' && started) {
@@ -243,7 +244,14 @@ function resumableRun(agent, input, from, runStarted = from == null) {
         first = false;
         if (!started && event.type !== 'RUN_STARTED') sub.next({ type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId });
         started = true;
-        if (lane === null || !lane.take(event)) sub.next(event);
+        if (lane === null || !lane.take(event)) {
+          if (validate !== null) {
+            // Failed at once, as that transport fails its stream: in the
+            // same read, before the apply step goes on with earlier events.
+            try { event = validate(data); } catch (err) { fail(err); return; }
+          }
+          sub.next(event);
+        }
         if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') over = true;
         if (id !== undefined) { ids.add(id); cursor = id; agent.lastEventId = id; }
       };
@@ -325,6 +333,30 @@ function resumableRun(agent, input, from, runStarted = from == null) {
       ctrl.abort();
     };
   });
+}
+
+/**
+ * @ag-ui/client before 1.0 (0.0.59) validates every event in its transport
+ * (a zod parse in transformHttpEventStream: defaults filled in, a malformed
+ * event fatal), where 1.0 does it in a stage of its pipeline. With such a
+ * client, a frame's event is what its own transport makes of the frame:
+ * validate(data) passes the frame through one transformHttpEventStream per
+ * response (synchronous) and returns its event, or throws its error. The
+ * token lane's events skip it: the parse would return them unchanged.
+ */
+function frameEvents(transform, Observable, debugLogger) {
+  let feed = null;
+  const http$ = new Observable((s) => { feed = s; });
+  const got = [];
+  let failed = null;
+  transform(http$, debugLogger).subscribe({ next: (e) => got.push(e), error: (err) => { failed ??= { err }; } });
+  feed.next({ type: 'headers', status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }) });
+  const enc = new TextEncoder();
+  return (data) => {
+    feed.next({ type: 'data', data: enc.encode(`data: ${data.replaceAll('\n', '\ndata: ')}\n\n`) });
+    if (failed !== null) throw failed.err;
+    return got.pop();
+  };
 }
 
 /** Whether err is a failure of the transport (reconnect), not one of the stream's content. */

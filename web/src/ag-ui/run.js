@@ -111,7 +111,7 @@ export class Run {
       const chain = args && typeof event.delta === 'string' ? this.f.view.args : null;
       chain?.expect(event.toolCallId, event.delta);
       try {
-        this.f.feed(event);
+        this.f.feed(this.legacy ? legacyEvent(event) : event);
       } finally {
         chain?.done();
       }
@@ -259,7 +259,7 @@ export class Run {
       args?.expect(event.toolCallId, event.delta);
       let rec;
       try {
-        rec = this.f.feed(event);
+        rec = this.f.feed(this.legacy ? legacyEvent(event) : event);
       } finally {
         args?.done();
       }
@@ -351,3 +351,15 @@ const KNOWN = new Set([
   'REASONING_END', 'REASONING_ENCRYPTED_VALUE',
   'SUBAGENT_STARTED', 'SUBAGENT_FINISHED', 'SUBAGENT_ERROR',
 ]);
+
+/**
+ * An event as the reducer (1.0's schema) reads what @ag-ui/client before
+ * 1.0 accepted: a timestamp any number (1.0: an integer), rounded to the
+ * millisecond, so that the event is applied as that client applies it
+ * rather than refused.
+ */
+function legacyEvent(event) {
+  const ts = event.timestamp;
+  return typeof ts === 'number' && !Number.isSafeInteger(ts) && Number.isFinite(ts) && Math.abs(ts) <= Number.MAX_SAFE_INTEGER
+    ? { ...event, timestamp: Math.round(ts) } : event;
+}
