@@ -319,27 +319,33 @@ function coldPage(importMap, side) {
 }
 
 /**
- * The cold pages' agent modules, as an app's production build has them: one
- * minified ES module per side (esbuild, from web/'s devDependencies;
- * NODE_ENV "production"), @ag-ui/client 1.0.0 and its dependencies inside;
- * the drop-in's bundle is served at /web/cold/app/ours.js, so that its
+ * The cold pages' agent modules, as an app's production build has them:
+ * minified ES modules per side (esbuild, from web/'s devDependencies;
+ * NODE_ENV "production"), @ag-ui/client 1.0.0 and its dependencies inside,
+ * with code splitting, as Vite, webpack and Next build an app: a module
+ * imported with import() (the drop-in's factory-load.js) is a chunk of its
+ * own, fetched when imported. Each side's entry is served at
+ * /web/cold/app/<side>.js and its chunks beside it, so that the drop-in's
  * new URL('../../dist/agui.wasm', import.meta.url) (src/wasm/package-files.js)
  * finds /web/dist/agui.wasm.
  */
 async function coldBundles() {
   const { build } = await import(pathToFileURL(join(root, 'web/node_modules/esbuild/lib/main.js')).href);
-  const one = async (contents) => {
+  const files = {};
+  for (const [side, contents] of [
+    ['official', "export { HttpAgent } from '@ag-ui/client';"],
+    ['ours', `export { HttpAgent } from ${JSON.stringify(join(root, 'web/src/ag-ui/drop-in.js'))};`],
+  ]) {
+    const dir = join(tmpdir(), 'agui-cold-bundle', side);
     const r = await build({
-      stdin: { contents, resolveDir: benchDir, loader: 'js' },
-      bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', target: 'es2022',
+      stdin: { contents, resolveDir: benchDir, loader: 'js', sourcefile: `${side}.js` },
+      bundle: true, splitting: true, outdir: dir, entryNames: side, chunkNames: `${side}-[name]-[hash]`,
+      format: 'esm', minify: true, write: false, platform: 'browser', target: 'es2022',
       define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [join(benchDir, 'node_modules')], logLevel: 'error',
     });
-    return r.outputFiles[0].text;
-  };
-  return {
-    '/web/cold/app/official.js': await one("export { HttpAgent } from '@ag-ui/client';"),
-    '/web/cold/app/ours.js': await one(`export { HttpAgent } from ${JSON.stringify(join(root, 'web/src/ag-ui/drop-in.js'))};`),
-  };
+    for (const f of r.outputFiles) files[`/web/cold/app/${f.path.slice(dir.length + 1)}`] = f.text;
+  }
+  return files;
 }
 
 /** Cold rows in Chromium: each run a fresh browser context (empty caches), the sides alternating. */

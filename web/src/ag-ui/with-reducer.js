@@ -221,6 +221,32 @@ function coldApply(official, events$) {
 }
 
 /**
+ * events$ with the run's token lane merged in (lane.js), for @ag-ui/client's
+ * own apply step (a cold run): the drop-in's transport hands it the plain
+ * deltas too, which a first run of a page then folds without the stages'
+ * work per delta.
+ */
+function withLane(agent, input, events$) {
+  const Observable = rootClass(events$);
+  return new Observable((observer) => {
+    const next = (event) => observer.next(event);
+    const lane = openLane(agent, input, next);
+    const sub = events$.subscribe({
+      next: lane === null ? next : (event) => {
+        lane.saw(event);
+        next(event);
+      },
+      error: (err) => observer.error(err),
+      complete: () => observer.complete(),
+    });
+    return () => {
+      if (lane !== null) closeLane(input, lane);
+      sub.unsubscribe();
+    };
+  });
+}
+
+/**
  * withReducer(Base) → a subclass of Base (an @ag-ui/client AbstractAgent
  * subclass) whose apply step is the reducer. The constructor takes Base's
  * config plus `reducer`: a ReducerFactory (or a promise of one) from
@@ -255,7 +281,7 @@ export function withReducer(Base) {
 
     apply(input, events$, subscribers) {
       const f = foldNow(this);
-      if (f === null || f instanceof Error) return coldApply(super.apply(input, events$, subscribers), events$);
+      if (f === null || f instanceof Error) return coldApply(super.apply(input, withLane(this, input, events$), subscribers), events$);
       const Observable = rootClass(events$);
       return new Observable((observer) => {
         let closed = false, emitted = false, completed = false, busy = false, run = null;

@@ -78,6 +78,16 @@ for (const [key, runs] of streams) {
   });
 }
 
+// Cold runs (the reducer factory not at hand): @ag-ui/client's own apply
+// step folds, and the lane hands it the plain deltas.
+for (const [key, runs] of streams) {
+  test(`same as HttpAgent at the lane's edge, a cold run: ${key}`, async () => {
+    const official = await quietly(() => observe((c) => new HttpAgent(c), server, key, runs, { subscribers: 2 }));
+    const ours = await quietly(() => observe((c) => new DropIn({ ...c, reducer: new Promise(() => {}) }), server, key, runs, { subscribers: 2 }));
+    assert.deepStrictEqual(ours, official);
+  });
+}
+
 // The chain sees every event when it could change them: a middleware, a debug logger.
 for (const [what, setup] of [
   ['a middleware', (agent, seen) => agent.use((input, next) => {
