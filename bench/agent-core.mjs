@@ -226,7 +226,9 @@ export async function runAgentBench(options) {
   const {
     make, now, log = () => {},
     lengths = [1, 5, 25, 100], subscribers = [1, 10],
-    reps = (turns) => (turns >= 100 ? 1 : turns >= 25 ? 3 : 5),
+    // A 1-turn run is a few milliseconds, where one collection or
+    // re-optimisation moves the total by a third: 15 repetitions there.
+    reps = (turns) => (turns >= 100 ? 1 : turns >= 25 ? 3 : turns > 1 ? 5 : 15),
     longTasks = null, memory = null,
   } = options;
   const repsOf = typeof reps === 'function' ? reps : () => reps;

@@ -69,7 +69,7 @@ const largeOptions = args.includes('--no-large') || args.includes('--short') ? n
 // subscribers: one repetition of each agent there.
 const largeChromium = largeOptions === null || quick ? largeOptions
   : { ...largeOptions, scenarios: largeOptions.scenarios.map((sc) => (sc.bytes >= 100_000 ? { ...sc, reps: 1 } : sc)) };
-const COLD_REPS = quick ? 3 : 7;
+const COLD_REPS = quick ? 3 : 11;
 
 // Both clients warn about odd streams; these are well formed, and the
 // compatibility boundary's notices are not what is measured.

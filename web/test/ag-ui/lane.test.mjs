@@ -2,7 +2,8 @@
 // from its transport to its apply step past @ag-ui/client's stages only
 // where those stages would pass them on unchanged. The Lane on its own
 // (which events it takes), then streams at the lane's edges through the
-// drop-in entry and @ag-ui/client 1.0.0's HttpAgent: every subscriber
+// drop-in entry and @ag-ui/client 1.0.0's HttpAgent, warm and cold (the
+// reducer not loaded), and random streams the same way: every subscriber
 // call, result, error and the final messages must be equal.
 //
 //   node --test web/test/ag-ui/lane.test.mjs      (needs make wasm and npm ci in bench/)
@@ -11,8 +12,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
 import { Lane } from '../../src/ag-ui/lane.js';
-import { serve, observe, quietly, loadDropIn } from './diff.mjs';
+import { serve, observe, quietly, loadDropIn, runsOf } from './diff.mjs';
 import { START, FINISH, MSG, TC, text, args, laneStreams } from './lane-streams.mjs';
+import { randomStream } from './random-streams.mjs';
 
 test('Lane: which events it takes', () => {
   const got = [];
@@ -62,6 +64,9 @@ test('Lane: closes for the run on a chunk, a subagent\'s tag, or its end', () =>
 });
 
 const streams = laneStreams();
+// Random streams, well formed (1–20) and not (21–30: the verifier refuses
+// some, at some event), all three fields of their deltas in order.
+for (let seed = 1; seed <= 30; seed++) streams.set(`random-${seed}`, runsOf(randomStream(seed, { loose: seed > 20 })));
 
 let server, DropIn;
 before(async () => {
