@@ -134,15 +134,13 @@ async function inNode() {
  * the moment before the imports: the first onMessagesChanged, and the run's
  * end.
  */
-async function coldChild(side) {
+async function coldChild(side, app) {
   const { generate } = await import('./gen.mjs');
   const { converse } = await import('./agent-core.mjs');
-  const { peerHook } = await import('./agent-dropin.mjs');
   const conv = generate({ turns: 1, seed: 8 });
-  peerHook();
   const c0 = mainThreadCpu();
   const t0 = performance.now();
-  const Agent = side === 'official' ? (await import('@ag-ui/client')).HttpAgent : (await import('../web/entries/ag-ui.node.js')).HttpAgent;
+  const Agent = (await import(pathToFileURL(join(app, `${side}.mjs`)).href)).HttpAgent;
   const imported = performance.now();
   let first = 0;
   const r = await converse((c) => {
@@ -168,20 +166,53 @@ function mainThreadCpu() {
   }
 }
 
+/**
+ * An app directory laid out as an install of both packages, for the Node
+ * cold runs: node_modules/@agui-reducer/web a copy of the package's files
+ * (package.json's "files"), node_modules/@ag-ui/client a link to bench's
+ * (its own dependencies resolve from there), and official.mjs / ours.mjs,
+ * each re-exporting one side's HttpAgent by package name. Module
+ * resolution is then Node's own, as in an app: no resolve hook, whose
+ * round trip per module (~1 ms in Node 20) would be charged to the side
+ * with more modules.
+ */
+async function coldApp() {
+  const { cp, mkdir, symlink } = await import('node:fs/promises');
+  const app = await mkdtemp(join(tmpdir(), 'agui-cold-app-'));
+  const pkg = join(app, 'node_modules', '@agui-reducer', 'web');
+  const web = join(root, 'web');
+  await mkdir(pkg, { recursive: true });
+  const { files } = JSON.parse(readFileSync(join(web, 'package.json'), 'utf8'));
+  for (const f of ['package.json', ...files]) {
+    if (existsSync(join(web, f))) await cp(join(web, f), join(pkg, f), { recursive: true });
+  }
+  await mkdir(join(app, 'node_modules', '@ag-ui'), { recursive: true });
+  await symlink(join(benchDir, 'node_modules', '@ag-ui', 'client'), join(app, 'node_modules', '@ag-ui', 'client'), 'dir');
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'cold-app', private: true, type: 'module' }));
+  await writeFile(join(app, 'official.mjs'), "export { HttpAgent } from '@ag-ui/client';\n");
+  await writeFile(join(app, 'ours.mjs'), "export { HttpAgent } from '@agui-reducer/web/ag-ui';\n");
+  return app;
+}
+
 /** Cold rows in Node: each run a fresh process, the sides alternating. */
 async function coldNode() {
   const runs = { official: [], ours: [] };
-  for (let i = 0; i < COLD_REPS; i++) {
-    for (const side of i % 2 === 0 ? ['official', 'ours'] : ['ours', 'official']) {
-      const out = await new Promise((resolve, reject) => {
-        let text = '';
-        const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--cold-child', side], { stdio: ['ignore', 'pipe', 'inherit'] });
-        child.stdout.on('data', (d) => { text += d; });
-        child.on('error', reject);
-        child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`cold run exited with ${code}`))));
-      });
-      runs[side].push(out);
+  const app = await coldApp();
+  try {
+    for (let i = 0; i < COLD_REPS; i++) {
+      for (const side of i % 2 === 0 ? ['official', 'ours'] : ['ours', 'official']) {
+        const out = await new Promise((resolve, reject) => {
+          let text = '';
+          const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--cold-child', side, app], { stdio: ['ignore', 'pipe', 'inherit'] });
+          child.stdout.on('data', (d) => { text += d; });
+          child.on('error', reject);
+          child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`cold run exited with ${code}`))));
+        });
+        runs[side].push(out);
+      }
     }
+  } finally {
+    await rm(app, { recursive: true, force: true });
   }
   return coldSummary(runs);
 }
@@ -413,7 +444,7 @@ if (devChild) {
   process.exit(0);
 }
 if (coldIdx >= 0) {
-  process.stdout.write(JSON.stringify(await coldChild(args[coldIdx + 1])));
+  process.stdout.write(JSON.stringify(await coldChild(args[coldIdx + 1], args[coldIdx + 2])));
   process.exit(0);
 }
 

@@ -4,6 +4,6 @@
 // then reads dist/agui.wasm next to the package.
 
 import { readFile } from 'node:fs/promises';
-import { setFileReader } from './loader.js';
+import { setFileReader } from './file-reader.js';
 
 setFileReader((url) => readFile(url));

@@ -6,6 +6,7 @@
 
 import { Core } from './core.js';
 import { Go as BundledGo, goVersion } from '../../dist/wasm_exec.js';
+import { setFileReader, fileReader } from './file-reader.js';
 
 /** What a failed load rejects with: code 'load_failed', the URL, the HTTP status. */
 export class LoadError extends Error {
@@ -18,13 +19,8 @@ export class LoadError extends Error {
   }
 }
 
-// How file: URLs are read. Browsers have none; the package's node entry
-// (entries/agui.node.js) sets node:fs's readFile, so that nothing Node-only is in a
-// browser bundle.
-let fileReader = null;
-
-/** Sets the function that reads file: URLs (entries/agui.node.js). */
-export function setFileReader(read) { fileReader = read; }
+/** Sets the function that reads file: URLs (file-reader.js; agui.node.js sets node:fs's). */
+export { setFileReader };
 
 export function baseURL() {
   return globalThis.location?.href ?? import.meta.url;
@@ -133,10 +129,11 @@ async function compile(source, url) {
   let response = source;
   if (source instanceof URL) {
     if (source.protocol === 'file:') {
-      if (!fileReader) throw new LoadError(`cannot read ${source}: file: URLs are read by the package's node entry (entries/agui.node.js)`, { url: source });
+      const read = fileReader();
+      if (!read) throw new LoadError(`cannot read ${source}: file: URLs are read by the package's node entry (entries/agui.node.js)`, { url: source });
       let bytes;
       try {
-        bytes = await fileReader(source);
+        bytes = await read(source);
       } catch (err) {
         throw new LoadError(`reading ${source} failed: ${err?.message ?? err}`, { url: source, cause: err });
       }
