@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
 import { Lane } from '../../src/ag-ui/lane.js';
-import { serve, observe, quietly, loadDropIn, runsOf } from './diff.mjs';
+import { serve, observe, quietly, loadDropIn, runsOf, recorder, normalise } from './diff.mjs';
 import { START, FINISH, MSG, TC, text, args, laneStreams } from './lane-streams.mjs';
 import { randomStream } from './random-streams.mjs';
 
@@ -115,3 +115,52 @@ for (const [what, setup] of [
     assert.equal(ours.messages[0].content, 'HELLO');
   });
 }
+
+// A property: for random streams (well formed or not) whose bodies arrive
+// cut at random byte offsets (a read ends mid-frame, mid-character), the
+// drop-in entry's subscribers see what HttpAgent's see, whether its runs
+// are warm or cold. The lane's order with the stages' events is what a read
+// boundary could disturb.
+test('property: random streams in random reads, the drop-in entry as HttpAgent', async () => {
+  const enc = new TextEncoder();
+  const rand = (seed) => () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const observeReads = async (make, runs, r) => {
+    const log = [];
+    const bodies = runs.map((events) => enc.encode(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')));
+    let k = 0;
+    const fetch = async () => {
+      const bytes = bodies[k++];
+      const cuts = [0];
+      while (cuts.at(-1) < bytes.length) cuts.push(Math.min(bytes.length, cuts.at(-1) + 1 + Math.floor(r() * 700)));
+      let i = 0;
+      const body = new ReadableStream({
+        async pull(c) {
+          await new Promise((res) => setTimeout(res, 0)); // each read in a task of its own
+          c.enqueue(bytes.subarray(cuts[i], cuts[i + 1]));
+          if (++i >= cuts.length - 1) c.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const agent = make({ url: 'http://127.0.0.1:9/', threadId: 'thread-r', fetch });
+    agent.subscribe(recorder(log));
+    const results = [];
+    for (let i = 0; i < runs.length; i++) {
+      try {
+        const res = await agent.runAgent({ runId: `run-${i}` });
+        results.push({ result: res.result ?? null, newMessages: res.newMessages });
+      } catch (err) {
+        results.push({ error: String(err?.message ?? err) });
+      }
+    }
+    await new Promise((res) => setTimeout(res, 0));
+    return normalise({ results, log, messages: agent.messages, state: agent.state });
+  };
+  for (let seed = 101; seed <= 160; seed++) {
+    const runs = runsOf(randomStream(seed, { loose: seed % 4 === 0 }));
+    const cold = seed % 3 === 0;
+    const official = await quietly(() => observeReads((c) => new HttpAgent(c), runs, rand(seed)));
+    const ours = await quietly(() => observeReads((c) => new DropIn(cold ? { ...c, reducer: new Promise(() => {}) } : c), runs, rand(seed)));
+    assert.deepStrictEqual(ours, official, `seed ${seed}${cold ? ', cold' : ''}`);
+  }
+});
