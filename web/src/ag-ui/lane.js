@@ -5,16 +5,17 @@
 // Between the transport and the apply step, @ag-ui/client 1.0 runs every
 // event through its compatibility boundary, enforcement (a zod parse),
 // chunk expansion, verification and a takeUntil: three mergeMaps, an inner
-// observable per stage and event. For TEXT_MESSAGE_CONTENT and
-// TOOL_CALL_ARGS — nearly every event of a run — each of those stages is
-// the identity and keeps no state, provided that:
+// observable per stage and event. For TEXT_MESSAGE_CONTENT, TOOL_CALL_ARGS
+// and REASONING_MESSAGE_CONTENT — nearly every event of a run — each of
+// those stages is the identity and keeps no state, provided that:
 //   - the event has exactly its three fields (type, the id, delta) and
 //     perhaps an integer timestamp, in the schema's order, and delta is a
 //     string (enforcement would parse it to an equal object, its fields in
 //     the same order, and strip nothing);
-//   - its message or tool call is open: it came through the stages' own
-//     verification as a START, and no END, RUN_FINISHED or RUN_ERROR has
-//     come through since (verification would accept it);
+//   - its message, tool call or reasoning message is open: it came
+//     through the stages' own verification as a START, and no END,
+//     RUN_FINISHED or RUN_ERROR has come through since (verification would
+//     accept it);
 //   - no event of the run carried a subagentRunId (the owners verification
 //     compares are then all the parent agent) and no *_CHUNK event came
 //     (chunk expansion has no stream of its own to close);
@@ -34,6 +35,7 @@ export class Lane {
   #next;
   #messages = new Set(); // open text messages, verified
   #calls = new Set(); // open tool calls, verified
+  #reasoning = new Set(); // open reasoning messages, verified
   #on = true;
   /** Events handed over (tests). */
   taken = 0;
@@ -52,7 +54,9 @@ export class Lane {
       case 'TEXT_MESSAGE_END': this.#messages.delete(event.messageId); break;
       case 'TOOL_CALL_START': this.#calls.add(event.toolCallId); break;
       case 'TOOL_CALL_END': this.#calls.delete(event.toolCallId); break;
-      case 'RUN_FINISHED': case 'RUN_ERROR': this.#messages.clear(); this.#calls.clear(); break;
+      case 'REASONING_MESSAGE_START': this.#reasoning.add(event.messageId); break;
+      case 'REASONING_MESSAGE_END': this.#reasoning.delete(event.messageId); break;
+      case 'RUN_FINISHED': case 'RUN_ERROR': this.#messages.clear(); this.#calls.clear(); this.#reasoning.clear(); break;
     }
   }
 
@@ -69,6 +73,9 @@ export class Lane {
       key = 'toolCallId';
     } else if (type === 'TEXT_MESSAGE_CONTENT') {
       if (!this.#messages.has(event.messageId)) return this.#watch(event);
+      key = 'messageId';
+    } else if (type === 'REASONING_MESSAGE_CONTENT') {
+      if (!this.#reasoning.has(event.messageId)) return this.#watch(event);
       key = 'messageId';
     } else {
       return this.#watch(event);

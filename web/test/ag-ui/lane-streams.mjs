@@ -28,6 +28,10 @@ export const laneStreams = () => new Map([
     { type: 'TEXT_MESSAGE_END', messageId: 'm1', subagentRunId: 's1' }, { type: 'SUBAGENT_FINISHED', subagentRunId: 's1' })]],
   ['reasoning between deltas', [run(MSG, text('a'), { type: 'REASONING_START', messageId: 'r1' }, { type: 'REASONING_MESSAGE_START', messageId: 'r2', role: 'reasoning' },
     { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r2', delta: 'hm' }, text('b'), { type: 'REASONING_MESSAGE_END', messageId: 'r2' }, { type: 'REASONING_END', messageId: 'r1' }, { type: 'TEXT_MESSAGE_END', messageId: 'm1' })]],
+  ['reasoning content after its end', [run({ type: 'REASONING_START', messageId: 'r1' }, { type: 'REASONING_MESSAGE_START', messageId: 'r2', role: 'reasoning' },
+    { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r2', delta: 'hm' }, { type: 'REASONING_MESSAGE_END', messageId: 'r2' },
+    { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r2', delta: 'late' }, { type: 'REASONING_END', messageId: 'r1' })]],
+  ['reasoning content with no message', [run({ type: 'REASONING_START', messageId: 'r1' }, { type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'x' }, { type: 'REASONING_END', messageId: 'r1' })]],
   ['several runs', [run(MSG, text('a'), { type: 'TEXT_MESSAGE_END', messageId: 'm1' }), [{ ...START, runId: 'run-1' }, { ...MSG, messageId: 'm2' }, { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm2', delta: 'b' }, { type: 'TEXT_MESSAGE_END', messageId: 'm2' }, { ...FINISH, runId: 'run-1' }]]],
 ]);
 

@@ -41,9 +41,15 @@ test('Lane: which events it takes', () => {
   lane.saw(MSG);
   lane.saw(FINISH);
   assert.equal(takes(text('c')), false, 'the run finished');
-  assert.equal(takes({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'm1', delta: 'r' }), false, 'other events');
-  assert.deepEqual(got.map((e) => e.delta), ['a', 'b', '{']);
-  assert.equal(lane.taken, 3);
+  assert.equal(takes({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'r' }), false, 'a reasoning message not open');
+  lane.saw({ ...START, runId: 'run-1' });
+  lane.saw({ type: 'REASONING_MESSAGE_START', messageId: 'r1', role: 'reasoning' });
+  assert.equal(takes({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 'r' }), true);
+  lane.saw({ type: 'REASONING_MESSAGE_END', messageId: 'r1' });
+  assert.equal(takes({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'r1', delta: 's' }), false, 'a reasoning message ended');
+  assert.equal(takes({ type: 'STATE_DELTA', delta: [] }), false, 'other events');
+  assert.deepEqual(got.map((e) => e.delta), ['a', 'b', '{', 'r']);
+  assert.equal(lane.taken, 4);
 });
 
 test('Lane: closes for the run on a chunk, a subagent\'s tag, or its end', () => {
