@@ -450,16 +450,16 @@ func plateau(vs []int64, unit func(int64) string) string {
 }
 
 type agentRow struct {
-	Turns       int     `json:"turns"`
-	Subscribers int     `json:"subscribers"`
-	Events      int     `json:"events"`
-	Official    timing  `json:"official"`
-	Ours        timing  `json:"ours"`
-	Floor       timing  `json:"floor"`
-	Ratio       float64 `json:"ratio"`
-	TotalRatio  float64 `json:"totalRatio"`
-	ApplyRatio  float64 `json:"applyRatio"`
-	Same        bool    `json:"same"`
+	Turns       int      `json:"turns"`
+	Subscribers int      `json:"subscribers"`
+	Events      int      `json:"events"`
+	Official    timing   `json:"official"`
+	Ours        timing   `json:"ours"`
+	Floor       timing   `json:"floor"`
+	Ratio       float64  `json:"ratio"`
+	TotalRatio  float64  `json:"totalRatio"`
+	ApplyRatio  *float64 `json:"applyRatio"` // null when ours was not above the floor
+	Same        bool     `json:"same"`
 	LongTaskMs  *struct {
 		Official float64 `json:"official"`
 		Ours     float64 `json:"ours"`
@@ -504,9 +504,13 @@ func agentTable(rows []agentRow) string {
 		return "none > 50 ms"
 	}
 	for _, r := range rows {
-		line := fmt.Sprintf("| %d | %d | %d | %s | %s | %s | %s× | %s | %s | %s | %s× | %s× |",
+		apply := "—" // ours at or under the floor: the drop-in skips stages the floor pays
+		if r.ApplyRatio != nil {
+			apply = fixed(*r.ApplyRatio, 1) + "×"
+		}
+		line := fmt.Sprintf("| %d | %d | %d | %s | %s | %s | %s× | %s | %s | %s | %s× | %s |",
 			r.Subscribers, r.Turns, r.Events, fixed(r.Official.PerEventUs, 1), fixed(r.Ours.PerEventUs, 1), fixed(r.Floor.PerEventUs, 1),
-			fixed(r.Ratio, 2), fixed(r.Official.TotalMs, 0), fixed(r.Ours.TotalMs, 0), fixed(r.Floor.TotalMs, 0), fixed(r.TotalRatio, 1), fixed(r.ApplyRatio, 1))
+			fixed(r.Ratio, 2), fixed(r.Official.TotalMs, 0), fixed(r.Ours.TotalMs, 0), fixed(r.Floor.TotalMs, 0), fixed(r.TotalRatio, 1), apply)
 		if lt {
 			if r.LongTaskMs != nil {
 				line += fmt.Sprintf(" %s | %s |", task(r.LongTaskMs.Official), task(r.LongTaskMs.Ours))
