@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"testing"
 )
 
 // The ids of the recorded turn, each with its closing quote, so that one
@@ -34,4 +35,28 @@ func Read(path string, n int) ([][]byte, error) {
 		}
 	}
 	return events, nil
+}
+
+// Bench runs b over whole conversations of 25 and 100 turns read from path
+// (a sub-benchmark each): fold folds one conversation's events with a fresh
+// folder and returns how many messages it holds then (3 per turn, else the
+// benchmark fails). Allocations, garbage collection included, and the time
+// per event are reported: the cost per event must not grow with the
+// conversation.
+func Bench(b *testing.B, path string, fold func(events [][]byte) int) {
+	for _, turns := range []int{25, 100} {
+		events, err := Read(path, turns)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("turns="+strconv.Itoa(turns), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if n := fold(events); n != 3*turns {
+					b.Fatalf("%d messages after %d turns", n, turns)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(events)), "ns/event")
+		})
+	}
 }

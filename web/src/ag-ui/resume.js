@@ -355,6 +355,7 @@ function frameEvents(transform, Observable, debugLogger) {
   return (data) => {
     feed.next({ type: 'data', data: enc.encode(`data: ${data.replaceAll('\n', '\ndata: ')}\n\n`) });
     if (failed !== null) throw failed.err;
+    if (got.length !== 1) throw new Error('Invalid event: the client\'s transport made no event of the frame.');
     return got.pop();
   };
 }

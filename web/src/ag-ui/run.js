@@ -59,6 +59,11 @@ export class Run {
     return has;
   }
 
+  /** Folds event; a pre-1.0 client's event as the reducer reads what that client accepted (legacyEvent). */
+  #feed(event) {
+    return this.f.feed(this.legacy ? legacyEvent(event) : event);
+  }
+
   flush(emit) {
     const m = this.mutation;
     this.mutation = {};
@@ -111,7 +116,7 @@ export class Run {
       const chain = args && typeof event.delta === 'string' ? this.f.view.args : null;
       chain?.expect(event.toolCallId, event.delta);
       try {
-        this.f.feed(this.legacy ? legacyEvent(event) : event);
+        this.#feed(event);
       } finally {
         chain?.done();
       }
@@ -259,7 +264,7 @@ export class Run {
       args?.expect(event.toolCallId, event.delta);
       let rec;
       try {
-        rec = this.f.feed(this.legacy ? legacyEvent(event) : event);
+        rec = this.#feed(event);
       } finally {
         args?.done();
       }

@@ -228,20 +228,11 @@ export class Mirror {
    */
   _commitAppend(rec, key, index) {
     const changed = !this.#stale;
-    this.#committing++;
-    try {
-      if (changed) {
-        const pending = this.#pending;
-        pending.push(rec.ops[0]);
-        this.#appends.push(0, index, key);
-        this.#version++;
-        if (pending.length > MAX_PENDING) this.#build();
-      }
-      this._emit('change', rec);
-    } finally {
-      this.#committing--;
+    if (changed) {
+      this.#pending.push(rec.ops[0]);
+      this.#appends.push(0, index, key);
     }
-    this.#settle(changed);
+    this.#commitQueued(rec, changed);
   }
 
   /**
@@ -252,18 +243,25 @@ export class Mirror {
    */
   _commitAppends(rec, kinds, indexes, keys) {
     const changed = !this.#stale;
+    if (changed) {
+      const pending = this.#pending;
+      const appends = this.#appends;
+      const ops = rec.ops;
+      for (let k = 0; k < ops.length; k++) {
+        pending.push(ops[k]);
+        appends.push(kinds[k], indexes[k], keys[k]);
+      }
+    }
+    this.#commitQueued(rec, changed);
+  }
+
+  /** The rest of a commit of compact appends (queued already when changed): version, bound, announcement. */
+  #commitQueued(rec, changed) {
     this.#committing++;
     try {
       if (changed) {
-        const pending = this.#pending;
-        const appends = this.#appends;
-        const ops = rec.ops;
-        for (let k = 0; k < ops.length; k++) {
-          pending.push(ops[k]);
-          appends.push(kinds[k], indexes[k], keys[k]);
-        }
         this.#version++;
-        if (pending.length > MAX_PENDING) this.#build();
+        if (this.#pending.length > MAX_PENDING) this.#build();
       }
       this._emit('change', rec);
     } finally {

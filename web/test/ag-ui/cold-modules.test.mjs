@@ -10,38 +10,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, symlinkSync, rmSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { nodeApp } from './node-app.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const web = path.resolve(here, '../..');
 let app;
-
-before(() => {
-  // An app's node_modules: the package (web/) and @ag-ui/client with its dependencies.
-  app = mkdtempSync(path.join(tmpdir(), 'agui-cold-modules-'));
-  const nm = path.join(app, 'node_modules');
-  mkdirSync(path.join(nm, '@agui-reducer'), { recursive: true });
-  symlinkSync(web, path.join(nm, '@agui-reducer/web'));
-  for (const name of readdirSync(path.join(here, 'node_modules'))) {
-    if (!name.startsWith('.')) symlinkSync(path.join(here, 'node_modules', name), path.join(nm, name));
-  }
-});
-after(() => rmSync(app, { recursive: true, force: true }));
-
-function runInApp(code) {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], {
-      cwd: app, env: { ...process.env, NODE_PATH: '', SUPPRESS_TRANSFORMATION_WARNINGS: 'true' }, timeout: 120_000,
-    }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout.trim())));
-  });
-}
+before(() => { app = nodeApp('agui-cold-modules-'); });
+after(() => app.remove());
 
 test('under Node, importing <package>/ag-ui and a cold first run resolve none of the reducer\'s modules; the factory imports them, then the reducer takes over', async () => {
-  const out = await runInApp(`
+  const out = await app.run(`
     import { register } from 'node:module';
     import { MessageChannel } from 'node:worker_threads';
     const { port1, port2 } = new MessageChannel();

@@ -8,36 +8,13 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, symlinkSync, rmSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { nodeApp, web } from './node-app.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const web = path.resolve(here, '../..');
 let app;
-
-before(() => {
-  // An app's node_modules: the package (web/) and @ag-ui/client 1.0.0 with its dependencies.
-  app = mkdtempSync(path.join(tmpdir(), 'agui-entry-'));
-  const nm = path.join(app, 'node_modules');
-  mkdirSync(path.join(nm, '@agui-reducer'), { recursive: true }); // bench/ has none of its own
-  symlinkSync(web, path.join(nm, '@agui-reducer/web'));
-  for (const name of readdirSync(path.join(here, 'node_modules'))) {
-    if (!name.startsWith('.')) symlinkSync(path.join(here, 'node_modules', name), path.join(nm, name));
-  }
-});
-after(() => rmSync(app, { recursive: true, force: true }));
-
-/** Runs an ES module in the app (symlinks kept, as npm's own layout would be). */
-function runInApp(code) {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], {
-      cwd: app, env: { ...process.env, NODE_PATH: '', SUPPRESS_TRANSFORMATION_WARNINGS: 'true' }, timeout: 120_000,
-    }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout.trim())));
-  });
-}
+before(() => { app = nodeApp('agui-entry-'); });
+after(() => app.remove());
 
 test('exports: ./ag-ui and ./ag-ui-reducer have a "node" condition before "default"', () => {
   const pkg = JSON.parse(readFileSync(path.join(web, 'package.json'), 'utf8'));
@@ -50,7 +27,7 @@ test('exports: ./ag-ui and ./ag-ui-reducer have a "node" condition before "defau
 });
 
 test('under Node, <package>/ag-ui runs an agent with the default reducer factory', async () => {
-  const out = await runInApp(`
+  const out = await app.run(`
     import { HttpAgent, ReducerAgent } from '@agui-reducer/web/ag-ui';
     import * as client from '@ag-ui/client';
     const events = [
@@ -88,7 +65,7 @@ test('under Node, <package>/ag-ui runs an agent with the default reducer factory
 });
 
 test('under Node, <package>/ag-ui-reducer gives withReducer with the Node loader', async () => {
-  const out = await runInApp(`
+  const out = await app.run(`
     import { withReducer } from '@agui-reducer/web/ag-ui-reducer';
     import { AbstractAgent } from '@ag-ui/client';
     import { Observable } from 'rxjs';
