@@ -109,7 +109,8 @@ test-robustness: wasm web/node_modules/.package-lock.json
 
 ## bench: the official @ag-ui/client reducer against ours on the same
 ## generated streams, side by side in one Node process and in headless
-## Chromium, plus the native Go benchmarks, the module's sizes, its load
+## Chromium, plus the native Go benchmarks (and the bridge's pacing under
+## js/wasm: BridgePace), the module's sizes, its load
 ## time and its memory, and the drop-in agent against HttpAgent (Node and
 ## Chromium: conversations, large tool arguments, cold starts from esbuild
 ## production bundles, which web/node_modules provides) (bench/README.md); writes
@@ -118,6 +119,7 @@ test-robustness: wasm web/node_modules/.package-lock.json
 ## thread load in Node). Timings never gate make test.
 bench: wasm bench/node_modules/.package-lock.json web/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem ./reducer/
+	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench BridgePace -benchtime 20x ./wasm/
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./relay/
 	node bench/relay-thread.mjs
 	node bench/node.mjs

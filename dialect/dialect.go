@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 
@@ -596,9 +595,11 @@ func (t *Translator) passesCanonical(data []byte) bool {
 
 // passesText reports whether translate passes the frame on untouched and
 // unparsed when it is a text or reasoning token in hotCanonical's layout
-// with no escape in its id: what it checks is the start of the layout (up
-// to the delta's first byte), the rest is the folder's to check
-// (reducer.Reducer.ApplyTextToken takes only that layout).
+// with no escape in its id. The layout is the folder's to check
+// (reducer.Reducer.ApplyTextToken takes only that layout); what passesText
+// checks is what the folder does not: that a text token's delta is not
+// empty and, while this translator streams text of its own, that the
+// token's id is not one of its messages.
 func (t *Translator) passesText(name string, data []byte) bool {
 	if name != "" || len(data) > t.opt.MaxEventBytes || t.stepMsg != "" {
 		return false
@@ -608,8 +609,13 @@ func (t *Translator) passesText(name string, data []byte) bool {
 	default:
 		return false
 	}
+	if len(t.texts) == 0 {
+		// No id to look up, so no need to find it: in the layout (the
+		// delta its last member) only an empty delta makes data end so.
+		return !hasSuffix(data, `:""}`)
+	}
 	id, _, ok := tokenHead(data, false, false)
-	return ok && (len(t.texts) == 0 || t.texts[string(id)] == nil)
+	return ok && t.texts[string(id)] == nil
 }
 
 // passes reports whether translate passes the frame on untouched and
@@ -676,24 +682,21 @@ func tokenHead(data []byte, args, escapedIDs bool) (id []byte, delta int, ok boo
 	var i int
 	nonEmpty := false
 	switch {
-	case hasPrefix(data, text):
+	case jsontree.HasPrefix(data, text):
 		i, nonEmpty = len(text), true
-	case hasPrefix(data, reasoning):
+	case jsontree.HasPrefix(data, reasoning):
 		i = len(reasoning)
-	case args && hasPrefix(data, toolArgs):
+	case args && jsontree.HasPrefix(data, toolArgs):
 		i = len(toolArgs)
 	default:
 		return nil, 0, false
 	}
 	idStart := i
-	i = stringEnd(data, i)
-	if i < 0 || !hasPrefix(data[i+1:], `,"delta":"`) {
+	i, escaped, _ := jsontree.StringEnd(data, i)
+	if i < 0 || escaped && !escapedIDs || !jsontree.HasPrefix(data[i+1:], `,"delta":"`) {
 		return nil, 0, false
 	}
 	id = data[idStart:i]
-	if !escapedIDs && bytes.IndexByte(id, '\\') >= 0 {
-		return nil, 0, false
-	}
 	i += 1 + len(`,"delta":"`)
 	if nonEmpty && (i >= len(data) || data[i] == '"') {
 		return nil, 0, false
@@ -707,7 +710,7 @@ func tokenHead(data []byte, args, escapedIDs bool) (id []byte, delta int, ok boo
 // REASONING_ENCRYPTED_VALUE (not ACTIVITY_SNAPSHOT: it names a message).
 func opaqueCanonical(data []byte) bool {
 	const p = `{"type":"`
-	if !hasPrefix(data, p) {
+	if !jsontree.HasPrefix(data, p) {
 		return false
 	}
 	i := stringEnd(data, len(p))
@@ -722,20 +725,14 @@ func opaqueCanonical(data []byte) bool {
 }
 
 // stringEnd returns the index of the quote closing the JSON string whose
-// content starts at i, or -1.
+// content starts at i, or -1 (also at a control byte: not valid JSON, so
+// the general path takes the event and reports it).
 func stringEnd(data []byte, i int) int {
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			return i
-		case '\\':
-			i++
-		}
-	}
-	return -1
+	end, _, _ := jsontree.StringEnd(data, i)
+	return end
 }
 
-func hasPrefix(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+func hasSuffix(b []byte, s string) bool { return len(b) >= len(s) && string(b[len(b)-len(s):]) == s }
 
 // describe names an event for a diagnostic by its SSE name, its type or
 // its event field.

@@ -1,7 +1,6 @@
 package reducer
 
 import (
-	"bytes"
 	"errors"
 	"unicode/utf8"
 
@@ -129,34 +128,10 @@ func decodeHot(data []byte, maxDepth int, needTag bool) (ev Event, ok bool) {
 // {"type":"TEXT_MESSAGE_CONTENT","messageId":"…","delta":"…"} (or
 // REASONING_MESSAGE_CONTENT), members in that order, no whitespace.
 var (
-	hotTextPrefix      = []byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"`)
-	hotReasoningPrefix = []byte(`{"type":"REASONING_MESSAGE_CONTENT","messageId":"`)
-	hotDeltaKey        = []byte(`,"delta":`)
+	hotTextPrefix      = `{"type":"TEXT_MESSAGE_CONTENT","messageId":"`
+	hotReasoningPrefix = `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`
+	hotDeltaKey        = `,"delta":`
 )
-
-// hotString scans the JSON string whose opening quote is at data[i-1] and
-// returns the index of its closing quote, whether it holds escapes and
-// whether it holds non-ASCII bytes; end is -1 at a control character or
-// the end of data.
-func hotString(data []byte, i int) (end int, escaped, high bool) {
-	for i < len(data) {
-		switch c := data[i]; {
-		case c == '"':
-			return i, escaped, high
-		case c == '\\':
-			escaped = true
-			i += 2
-		case c < 0x20:
-			return -1, false, false
-		case c >= utf8.RuneSelf:
-			high = true
-			i++
-		default:
-			i++
-		}
-	}
-	return -1, false, false
-}
 
 // applyHotText folds a streamed text or reasoning token written in the
 // exact layout above, into a message whose content (or reasoning) is
@@ -173,14 +148,14 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	var i int
 	reasoning := false
 	switch {
-	case bytes.HasPrefix(data, hotTextPrefix):
+	case jsontree.HasPrefix(data, hotTextPrefix):
 		i = len(hotTextPrefix)
-	case bytes.HasPrefix(data, hotReasoningPrefix):
+	case jsontree.HasPrefix(data, hotReasoningPrefix):
 		i, reasoning = len(hotReasoningPrefix), true
 	default:
 		return false
 	}
-	idEnd, idEsc, idHigh := hotString(data, i)
+	idEnd, idEsc, idHigh := jsontree.StringEnd(data, i)
 	if idEnd < 0 || idEsc {
 		return false
 	}
@@ -189,11 +164,11 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 		return false
 	}
 	i = idEnd + 1
-	if !bytes.HasPrefix(data[i:], hotDeltaKey) || i+len(hotDeltaKey) >= len(data) || data[i+len(hotDeltaKey)] != '"' {
+	if !jsontree.HasPrefix(data[i:], hotDeltaKey) || i+len(hotDeltaKey) >= len(data) || data[i+len(hotDeltaKey)] != '"' {
 		return false
 	}
 	i += len(hotDeltaKey) + 1
-	dEnd, dEsc, dHigh := hotString(data, i)
+	dEnd, dEsc, dHigh := jsontree.StringEnd(data, i)
 	if dEnd < 0 || dEnd+2 != len(data) || data[dEnd+1] != '}' {
 		return false
 	}

@@ -74,10 +74,12 @@ type badHandle int32
 
 // recoverCall turns a panic into a diagnostic; deferred by every export.
 // When the panic happened inside a reducer, the state it left is what the
-// reducer holds now, so the record carries a root replace with it.
+// reducer holds now, so the record carries a root replace with it. A call
+// that returns normally ticks the pacer (pace.go).
 func recoverCall(h int32, n *int32) {
 	p := recover()
 	if p == nil {
+		pace.tick()
 		return
 	}
 	code, msg := "panic", "panic: "

@@ -76,3 +76,27 @@ func FuzzScanObject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStringEnd checks StringEnd against the byte loop it replaces, from
+// every offset of the input, and HasPrefix against bytes.HasPrefix.
+func FuzzStringEnd(f *testing.F) {
+	for _, s := range []string{
+		`TEXT_MESSAGE_CONTENT","messageId":"m1","delta":" token"}`, `a\"b"`, `a\\"`, "h\xc3\xa9llo, w\xc3\xb6rld\"",
+		"tab\there\"", `ends in escape\`, `0123456789abcdef"`, `01234567\"9abcdef"`,
+	} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, cut uint8) {
+		for i := 0; i <= len(data); i++ {
+			checkStringEnd(t, data, i)
+		}
+		n := min(int(cut), len(data))
+		prefix := string(data[:n])
+		if cut%2 == 1 && n > 0 {
+			prefix = prefix[:n-1] + string(prefix[n-1]^0x20)
+		}
+		if got, want := HasPrefix(data, prefix), bytes.HasPrefix(data, []byte(prefix)); got != want {
+			t.Fatalf("HasPrefix(%q, %q) = %v, want %v", data, prefix, got, want)
+		}
+	})
+}

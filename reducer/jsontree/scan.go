@@ -301,6 +301,65 @@ func (p *parser) skipValue(depth int) error {
 	}
 }
 
+// StringEnd returns the index of the quote that closes the JSON string
+// whose content starts at data[i] (just after its opening quote), and
+// whether the content holds an escape (then it needs decoding) or a byte
+// above 0x7F (then it needs UTF-8 validation). end is -1 at a control byte
+// or when data ends first. Escapes are skipped, not validated. It reads
+// eight bytes at a time (the streamed tokens' fast paths scan their id and
+// delta with it; in WebAssembly a loop over single bytes is slow).
+func StringEnd(data []byte, i int) (end int, escaped, high bool) {
+	for {
+		for i+8 <= len(data) {
+			w := le64(data[i:])
+			// Flags '"', '\\', control bytes and bytes above 0x7F; a
+			// flagged word goes to the byte loop, which is exact.
+			if ((w-lo20)|((w^qq)-lo01)|((w^bsbs)-lo01)|w)&hi80 != 0 {
+				break
+			}
+			i += 8
+		}
+		for stop := min(i+8, len(data)); i < stop; i++ {
+			switch c := data[i]; {
+			case c == '"':
+				return i, escaped, high
+			case c == '\\':
+				escaped = true
+				i++
+			case c < 0x20:
+				return -1, false, false
+			case c >= utf8.RuneSelf:
+				high = true
+			}
+		}
+		if i >= len(data) {
+			return -1, false, false
+		}
+	}
+}
+
+// HasPrefix reports whether data begins with prefix, as bytes.HasPrefix
+// does, comparing eight bytes at a time: the fast paths match fixed
+// layouts this way on nearly every event, and in WebAssembly
+// bytes.HasPrefix compares one byte at a time.
+func HasPrefix(data []byte, prefix string) bool {
+	if len(data) < len(prefix) {
+		return false
+	}
+	i := 0
+	for ; i+8 <= len(prefix); i += 8 {
+		if le64(data[i:]) != le64s(prefix[i:]) {
+			return false
+		}
+	}
+	for ; i < len(prefix); i++ {
+		if data[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // skipKey is key for skipValue: it validates the key and the colon.
 func (p *parser) skipKey() error {
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -488,4 +547,11 @@ func le64(b []byte) uint64 {
 	_ = b[7]
 	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// le64s is le64 of a string.
+func le64s(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }

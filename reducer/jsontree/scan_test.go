@@ -661,3 +661,107 @@ func TestIndexQuote(t *testing.T) {
 		}
 	}
 }
+
+// stringEndRef is StringEnd one byte at a time.
+func stringEndRef(data []byte, i int) (end int, escaped, high bool) {
+	for i < len(data) {
+		switch c := data[i]; {
+		case c == '"':
+			return i, escaped, high
+		case c == '\\':
+			escaped = true
+			i += 2
+		case c < 0x20:
+			return -1, false, false
+		case c >= 0x80:
+			high = true
+			i++
+		default:
+			i++
+		}
+	}
+	return -1, false, false
+}
+
+// checkStringEnd fails t when StringEnd and the byte loop disagree on data
+// from offset i.
+func checkStringEnd(t *testing.T, data []byte, i int) {
+	t.Helper()
+	end, esc, high := StringEnd(data, i)
+	wEnd, wEsc, wHigh := stringEndRef(data, i)
+	if end != wEnd || esc != wEsc || high != wHigh {
+		t.Fatalf("StringEnd(%q, %d) = %d, %v, %v; want %d, %v, %v", data, i, end, esc, high, wEnd, wEsc, wHigh)
+	}
+}
+
+// TestStringEnd: StringEnd reads what a byte loop reads, at every offset
+// around the eight-byte words: a closing quote, an escape (a quote after a
+// backslash does not close), a control byte, bytes with the top bit set
+// and bytes one off the special ones, and data that ends first.
+func TestStringEnd(t *testing.T) {
+	cases := []struct {
+		in   string
+		end  int
+		esc  bool
+		high bool
+	}{
+		{`"`, 0, false, false},
+		{`abc"`, 3, false, false},
+		{`a\"b"`, 4, true, false},
+		{`a\\"`, 3, true, false},
+		{`héllo wörld, long enough"`, 26, false, true},
+		{"tab\there\"", -1, false, false},
+		{`no end`, -1, false, false},
+		{`ends in escape\`, -1, false, false},
+		{`ends in escape\"`, -1, false, false},
+		{``, -1, false, false},
+	}
+	for _, c := range cases {
+		end, esc, high := StringEnd([]byte(c.in), 0)
+		if end != c.end || esc != c.esc || high != c.high {
+			t.Errorf("StringEnd(%q) = %d, %v, %v; want %d, %v, %v", c.in, end, esc, high, c.end, c.esc, c.high)
+		}
+	}
+	fills := []byte{'a', 0x80, 0xFF, '"' - 1, '"' + 1, '\\' - 1, '\\' + 1, 0x20, 0x7F, 0xA2, 0x1F}
+	for _, fill := range fills {
+		for n := 0; n <= 20; n++ {
+			for at := -1; at < n; at++ {
+				for _, special := range []byte{'"', '\\', 0x00, 0x1F, 0xC3} {
+					for at2 := -1; at2 < n; at2 += 3 {
+						b := bytes.Repeat([]byte{fill}, n)
+						if at2 >= 0 {
+							b[at2] = '"'
+						}
+						if at >= 0 {
+							b[at] = special
+						}
+						for from := 0; from <= min(n, 9); from++ {
+							checkStringEnd(t, b, from)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHasPrefix: HasPrefix agrees with bytes.HasPrefix for every length
+// around the eight-byte words and a difference at every position.
+func TestHasPrefix(t *testing.T) {
+	const p = `{"type":"REASONING_MESSAGE_CONTENT","messageId":"`
+	for n := 0; n <= len(p); n++ {
+		prefix := p[:n]
+		for _, data := range [][]byte{[]byte(p), []byte(p + `m","delta":"x"}`), []byte(p[:max(n-1, 0)])} {
+			if got, want := HasPrefix(data, prefix), bytes.HasPrefix(data, []byte(prefix)); got != want {
+				t.Fatalf("HasPrefix(%q, %q) = %v, want %v", data, prefix, got, want)
+			}
+		}
+		for at := range n {
+			data := []byte(p)
+			data[at] ^= 0x01
+			if HasPrefix(data, prefix) {
+				t.Fatalf("HasPrefix(%q, %q) = true", data, prefix)
+			}
+		}
+	}
+}
