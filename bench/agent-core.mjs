@@ -227,8 +227,10 @@ export async function runAgentBench(options) {
     make, now, log = () => {},
     lengths = [1, 5, 25, 100], subscribers = [1, 10],
     // A 1-turn run is a few milliseconds, where one collection or
-    // re-optimisation moves the total by a third: 15 repetitions there.
-    reps = (turns) => (turns >= 100 ? 1 : turns >= 25 ? 3 : turns > 1 ? 5 : 15),
+    // re-optimisation moves the total by a third (one repetition's cost
+    // per event ranges over 2×): 41 repetitions there, for a median that
+    // holds from run to run.
+    reps = (turns) => (turns >= 100 ? 1 : turns >= 25 ? 3 : turns > 1 ? 5 : 41),
     longTasks = null, memory = null,
   } = options;
   const repsOf = typeof reps === 'function' ? reps : () => reps;

@@ -15,7 +15,7 @@
 //   node bench/agent.mjs [--quick] [--short [reps]] [--node-only] [--no-dev] [--no-large] [--no-cold] [--large-only] [--out FILE]
 //
 // --large-only: the large-arguments scenario alone (no conversations, no cold runs).
-// --short [reps]: the 1-turn, 1-subscriber row alone (default 15 repetitions).
+// --short [reps]: the 1-turn, 1-subscriber row alone (default 41 repetitions).
 
 import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
@@ -42,10 +42,10 @@ const largeOnly = args.includes('--large-only');
 const coldOnly = args.includes('--cold-only');
 const noCold = largeOnly || args.includes('--no-cold') || args.includes('--short');
 // --short [reps]: the short-chat bar's row alone (1 turn, 1 subscriber),
-// with more repetitions (default 15), no large, cold or development runs.
+// with the same repetitions (default 41), no large, cold or development runs.
 const shortIdx = args.indexOf('--short');
 const short = shortIdx >= 0;
-const options = largeOnly ? { lengths: [], subscribers: [] } : short ? { lengths: [1], subscribers: [1], reps: Number(args[shortIdx + 1]) || 15 }
+const options = largeOnly ? { lengths: [], subscribers: [] } : short ? { lengths: [1], subscribers: [1], reps: Number(args[shortIdx + 1]) || 41 }
   : quick ? { lengths: [1, 5], subscribers: [1, 10], reps: 1 } : {};
 // Development mode: the rows the bars read, and one subscriber at 1 turn.
 const devOptions = quick ? options : { lengths: [1, 25, 100], subscribers: [1, 10] };
