@@ -28,6 +28,11 @@
 // object pays for validating the rest, not for materialising it.
 // [ScanArray] does the same for the elements of an array.
 //
+// [StringEnd], [HasPrefix] and [IndexQuote] are the byte scanners the
+// streamed tokens' fast paths share (here, in package reducer and in the
+// dialect translators): they read eight bytes or more at a time, where under
+// WebAssembly package bytes and Go's string comparison go one byte at a time.
+//
 // [AppendJSON] writes compact JSON with the escaping of JSON.stringify
 // (no HTML escaping, no escaping of U+2028/U+2029). [Equal], [Clone] and
 // [AppendJSON] are iterative too, because trees built by successive patches
