@@ -109,12 +109,7 @@ func AppendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		// Eight plain ASCII bytes at a time, as str reads them (the test
 		// may stop at a plain word, never pass a byte to escape).
-		for i+8 <= len(s) {
-			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if ((w-lo20)|((w^qq)-lo01)|((w^bsbs)-lo01)|w)&hi80 != 0 {
-				break
-			}
+		for i+8 <= len(s) && plainWord(le64s(s[i:])) {
 			i += 8
 		}
 		if i >= len(s) {

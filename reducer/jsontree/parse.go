@@ -514,6 +514,12 @@ const (
 	bsbs = '\\' * lo01
 )
 
+// plainWord reports whether the eight bytes of w (le64) are all plain
+// inside a JSON string: none is '"', '\\', a control byte or above 0x7F.
+// A borrow may make it report false for a plain word, never true for one
+// that is not.
+func plainWord(w uint64) bool { return ((w-lo20)|((w^qq)-lo01)|((w^bsbs)-lo01)|w)&hi80 == 0 }
+
 // str parses the string starting at the quote at p.pos. The result is
 // either a slice of the input or of p.buf, valid until the next call; it
 // means nothing when err is set.
@@ -523,14 +529,9 @@ func (p *parser) str() ([]byte, error) {
 	i := start
 	ascii := true
 	for {
-		// Skip eight plain bytes at a time. The test may report a word
-		// that is in fact plain (never the reverse); the byte loop below
-		// sorts that out.
-		for i+8 <= len(data) {
-			w := le64(data[i:])
-			if ((w-lo20)|((w^qq)-lo01)|((w^bsbs)-lo01)|w)&hi80 != 0 {
-				break
-			}
+		// Eight plain bytes at a time; the byte loop below sorts out a
+		// word the test stopped at that was plain after all.
+		for i+8 <= len(data) && plainWord(le64(data[i:])) {
 			i += 8
 		}
 		if i >= len(data) {

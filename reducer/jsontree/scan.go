@@ -310,13 +310,9 @@ func (p *parser) skipValue(depth int) error {
 // delta with it; in WebAssembly a loop over single bytes is slow).
 func StringEnd(data []byte, i int) (end int, escaped, high bool) {
 	for {
-		for i+8 <= len(data) {
-			w := le64(data[i:])
-			// Flags '"', '\\', control bytes and bytes above 0x7F; a
-			// flagged word goes to the byte loop, which is exact.
-			if ((w-lo20)|((w^qq)-lo01)|((w^bsbs)-lo01)|w)&hi80 != 0 {
-				break
-			}
+		// Eight plain bytes at a time; a word the test stops at goes to
+		// the byte loop, which is exact.
+		for i+8 <= len(data) && plainWord(le64(data[i:])) {
 			i += 8
 		}
 		for stop := min(i+8, len(data)); i < stop; i++ {
