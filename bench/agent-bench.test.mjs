@@ -7,11 +7,13 @@
 //   node --test bench/agent-bench.test.mjs   (needs make wasm and npm ci in bench/)
 
 import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
 import { ignoreElements, endWith } from 'rxjs';
 import { dropIn } from './agent-dropin.mjs';
-import { runAgentBench, sides, converse, canon } from './agent-core.mjs';
+import { runAgentBench, sides, converse, canon, poolRows, agentBars, median } from './agent-core.mjs';
 import { runLargeBench, largeArgs } from './agent-large.mjs';
 import { generate } from './gen.mjs';
 
@@ -23,6 +25,31 @@ test('agent bench: both agents fold the same SSE bytes alike, with 1 and 3 subsc
   const res = await runAgentBench({ make, lengths: [1, 2], subscribers: [1, 3], reps: 1, now: () => 0 });
   assert.equal(res.rows.length, 4);
   for (const r of res.rows) assert.ok(r.same, `${r.subscribers} subscriber(s), ${r.turns} turn(s): the agents differ`);
+});
+
+test('agent bench: rows measured in several pages pool into one: medians over every repetition, the bar read from the pooled row', async () => {
+  const a = (await runAgentBench({ make, lengths: [1], subscribers: [1], reps: 2, now: performance.now.bind(performance) })).rows[0];
+  const b = (await runAgentBench({ make, lengths: [1], subscribers: [1], reps: 3, now: performance.now.bind(performance) })).rows[0];
+  const p = poolRows([a, b]);
+  assert.equal(p.pages, 2);
+  assert.deepEqual(p.perPage, [a.totalRatio, b.totalRatio]);
+  assert.equal(p.ours.reps, 5);
+  assert.equal(p.official.reps, 5);
+  for (const side of ['official', 'ours', 'floor']) {
+    const totals = [...a.samples[side].totalMs, ...b.samples[side].totalMs];
+    assert.equal(p[side].totalMs, median(totals));
+    assert.deepEqual(p[side].totalSpread, [Math.min(...totals), Math.max(...totals)]);
+    assert.equal(p[side].perEventUs, median([...a.samples[side].perEventUs, ...b.samples[side].perEventUs]));
+  }
+  assert.equal(p.totalRatio, p.official.totalMs / p.ours.totalMs);
+  assert.equal(p.same, a.same && b.same);
+  assert.equal(poolRows([a, { ...b, same: false }]).same, false);
+  const bar = agentBars([p]).find((x) => x.turns === 1 && x.subscribers === 1);
+  assert.equal(bar.value, p.totalRatio);
+  // One page pools to itself.
+  const one = poolRows([a]);
+  assert.equal(one.totalRatio, a.totalRatio);
+  assert.equal(one.ours.totalMs, a.ours.totalMs);
 });
 
 test('agent bench: the conversation is the one gen.mjs says N turns fold into; the floor folds nothing but carries the conversation', async () => {
@@ -53,4 +80,17 @@ test('agent bench, large arguments: both agents end equal, with and without the 
   const calls = ours.messages[50].toolCalls;
   assert.equal(calls.length, 3);
   for (const t of calls) assert.equal(JSON.parse(t.function.arguments).content.length, 2_000);
+});
+
+test('agent-alloc.mjs: a row\'s allocation per event, and the sampled account of who made it (the reader\'s share only with a reader)', () => {
+  const out = execFileSync(process.execPath, [fileURLToPath(new URL('./agent-alloc.mjs', import.meta.url)), '--rows', '4:2:1,4:1:0'], { encoding: 'utf8' });
+  const lines = out.trim().split('\n');
+  assert.equal(lines[0], 'the drop-in: JS allocation per event, KB');
+  const withReader = lines[1].match(/^3 × 4 KB, 2 subscriber\(s\) \+ preview reader: ([\d.]+) \(median of 3\); sampled ([\d.]+): the agent ([\d.]+), the chat subscribers ([\d.]+), the preview reader ([\d.]+)/);
+  assert.ok(withReader, lines[1]);
+  const [, , sampled, ...parts] = withReader.map(Number);
+  assert.ok(parts.every((x) => x > 0), lines[1]);
+  assert.ok(parts.reduce((a, b) => a + b, 0) <= sampled + 0.3, lines[1]);
+  assert.match(lines[2], /^3 × 4 KB, 1 subscriber\(s\): [\d.]+ \(median of 3\); sampled [\d.]+: the agent [\d.]+/);
+  assert.doesNotMatch(lines[2], /preview reader/);
 });

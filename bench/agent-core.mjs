@@ -264,52 +264,106 @@ export async function runAgentBench(options) {
           runs[side].push(r);
         }
       }
-      // Per event at N turns: the last (up to) three turns' time per event,
-      // median over the repetitions, with their spread; the total: all N
-      // turns, likewise. The same number of repetitions for every side.
-      const summary = (rs) => {
-        const late = rs.map((r) => {
-          let ms = 0, ev = 0;
-          for (let t = Math.max(0, r.turnMs.length - 3); t < r.turnMs.length; t++) { ms += r.turnMs[t]; ev += r.events[t]; }
-          return (ms * 1000) / ev;
-        });
-        const totals = rs.map((r) => r.totalMs);
-        const out = {
-          totalMs: median(totals), totalSpread: spread(totals),
-          perEventUs: median(late), perEventSpread: spread(late),
-          reps: rs.length,
-        };
-        if (rs[0].peakBytes > 0) out.peakHeapMB = median(rs.map((r) => r.peakBytes / 2 ** 20));
-        if (rs[0].allocatedBytes != null) {
-          const ev = rs[0].events.reduce((x, y) => x + y, 0);
-          out.allocatedPerEventKB = median(rs.map((r) => r.allocatedBytes / 1024 / ev));
-        }
-        return out;
-      };
-      const o = summary(runs.official), u = summary(runs.ours), f = summary(runs.floor);
       const a = runs.official[0], b = runs.ours[0];
-      const row = {
+      const row = rowOf({
         turns, subscribers: subs,
         events: b.events.reduce((x, y) => x + y, 0),
-        official: o, ours: u, floor: f,
-        ratio: o.perEventUs / u.perEventUs,
-        totalRatio: o.totalMs / u.totalMs,
-        // The apply steps alone: each agent's cost above what both pay before applying.
-        // (null when ours did not measure above the floor: load put the floor's run above it).
-        applyRatio: u.totalMs > f.totalMs ? (o.totalMs - f.totalMs) / (u.totalMs - f.totalMs) : null,
+        samples: { official: samplesOf(runs.official), ours: samplesOf(runs.ours), floor: samplesOf(runs.floor) },
         // Both agents end where the other does, their subscribers having read the same.
         same: canon(a.messages) === canon(b.messages) && canon(a.state) === canon(b.state) &&
           a.sink.n === b.sink.n && a.sink.chars === b.sink.chars,
-      };
+      });
       if (longTasks !== null) row.longTaskMs = longest;
       rows.push(row);
+      const o = row.official, u = row.ours, f = row.floor;
       log(`${subs} subscriber(s), ${turns} turn(s), ${n} rep(s): per event HttpAgent ${o.perEventUs.toFixed(1)} µs, ours ${u.perEventUs.toFixed(1)} (${row.ratio.toFixed(2)}×), floor ${f.perEventUs.toFixed(1)}; total ${o.totalMs.toFixed(0)} / ${u.totalMs.toFixed(0)} / ${f.totalMs.toFixed(0)} ms (${row.totalRatio.toFixed(2)}×)${longTasks ? `; longest task ${longest.official.toFixed(0)} / ${longest.ours.toFixed(0)} ms` : ''}${row.same ? '' : ' — RESULTS DIFFER'}`);
     }
   }
-  return { rows, bars: bars(rows) };
+  return { rows, bars: agentBars(rows) };
 }
 
-function bars(rows) {
+/**
+ * One side's repetitions as the row keeps them: per repetition, the total
+ * (all turns, ms), the time per event at N turns (the last (up to) three
+ * turns' time per event, µs) and, when measured, the heap's peak (MB) and
+ * the bytes allocated per event (KB).
+ */
+function samplesOf(rs) {
+  const out = {
+    totalMs: rs.map((r) => r.totalMs),
+    perEventUs: rs.map((r) => {
+      let ms = 0, ev = 0;
+      for (let t = Math.max(0, r.turnMs.length - 3); t < r.turnMs.length; t++) { ms += r.turnMs[t]; ev += r.events[t]; }
+      return (ms * 1000) / ev;
+    }),
+  };
+  if (rs[0].peakBytes > 0) out.peakHeapMB = rs.map((r) => r.peakBytes / 2 ** 20);
+  if (rs[0].allocatedBytes != null) {
+    const ev = rs[0].events.reduce((x, y) => x + y, 0);
+    out.allocatedPerEventKB = rs.map((r) => r.allocatedBytes / 1024 / ev);
+  }
+  return out;
+}
+
+/** A side's summary of its samples: medians, and the spread [min–max] of the totals and per-event times. */
+function summaryOf(s) {
+  const out = {
+    totalMs: median(s.totalMs), totalSpread: spread(s.totalMs),
+    perEventUs: median(s.perEventUs), perEventSpread: spread(s.perEventUs),
+    reps: s.totalMs.length,
+  };
+  if (s.peakHeapMB !== undefined) out.peakHeapMB = median(s.peakHeapMB);
+  if (s.allocatedPerEventKB !== undefined) out.allocatedPerEventKB = median(s.allocatedPerEventKB);
+  return out;
+}
+
+/** A conversation row from its samples (the same number of repetitions for every side): the summaries and ratios. */
+function rowOf(base) {
+  const o = summaryOf(base.samples.official), u = summaryOf(base.samples.ours), f = summaryOf(base.samples.floor);
+  return {
+    ...base,
+    official: o, ours: u, floor: f,
+    ratio: o.perEventUs / u.perEventUs,
+    totalRatio: o.totalMs / u.totalMs,
+    // The apply steps alone: each agent's cost above what both pay before applying.
+    // (null when ours did not measure above the floor: load put the floor's run above it).
+    applyRatio: u.totalMs > f.totalMs ? (o.totalMs - f.totalMs) / (u.totalMs - f.totalMs) : null,
+  };
+}
+
+/**
+ * The rows of one conversation (the same turns and subscribers) measured in
+ * several pages, as one: the medians and spreads over all their
+ * repetitions, the longest task of any, equal only if every page's agents
+ * ended equal. perPage: each page's total ratio. A short conversation's
+ * ratio moves from page to page more than over one page's repetitions (V8
+ * optimises each page's code its own way), so the short-chat bar's row is
+ * measured in several.
+ */
+export function poolRows(rows) {
+  const cat = (side, key) => (rows.every((r) => r.samples[side][key] !== undefined) ? rows.flatMap((r) => r.samples[side][key]) : undefined);
+  const samples = {};
+  for (const side of ['official', 'ours', 'floor']) {
+    samples[side] = {};
+    for (const key of ['totalMs', 'perEventUs', 'peakHeapMB', 'allocatedPerEventKB']) {
+      const v = cat(side, key);
+      if (v !== undefined) samples[side][key] = v;
+    }
+  }
+  const row = rowOf({
+    turns: rows[0].turns, subscribers: rows[0].subscribers, events: rows[0].events,
+    samples, same: rows.every((r) => r.same),
+    pages: rows.length, perPage: rows.map((r) => r.totalRatio),
+  });
+  if (rows.every((r) => r.longTaskMs !== undefined)) {
+    row.longTaskMs = {};
+    for (const side of ['official', 'ours', 'floor']) row.longTaskMs[side] = Math.max(...rows.map((r) => r.longTaskMs[side]));
+  }
+  return row;
+}
+
+/** The conversation rows' bars: the short chat's (1 subscriber, 1 turn) and, for every row, that both agents end equal. */
+export function agentBars(rows) {
   const at = (subs, turns) => rows.find((r) => r.subscribers === subs && r.turns === turns);
   const out = [];
   const r1 = at(1, 1);

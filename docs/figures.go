@@ -299,6 +299,7 @@ type timing struct {
 	PerEventUs     float64 `json:"perEventUs"`
 	TotalMs        float64 `json:"totalMs"`
 	TotalEstimated bool    `json:"totalEstimated"`
+	Reps           int     `json:"reps"`
 }
 
 type reducerResults struct {
@@ -464,6 +465,10 @@ type agentRow struct {
 		Official float64 `json:"official"`
 		Ours     float64 `json:"ours"`
 	} `json:"longTaskMs"`
+	// A row measured in several pages and pooled (bench/agent-core.mjs's
+	// poolRows): how many, and each page's total ratio.
+	Pages   int       `json:"pages"`
+	PerPage []float64 `json:"perPage"`
 }
 
 type agentRun struct {
@@ -522,6 +527,16 @@ func agentTable(rows []agentRow) string {
 			line += " DIFFER"
 		}
 		lines = append(lines, line)
+	}
+	for _, r := range rows {
+		if r.Pages > 1 {
+			per := make([]string, len(r.PerPage))
+			for i, x := range r.PerPage {
+				per[i] = fixed(x, 2) + "×"
+			}
+			lines = append(lines, "", fmt.Sprintf("%d subscriber(s), %d turn(s): %d pages, %d repetitions each, pooled (total ratio per page: %s).",
+				r.Subscribers, r.Turns, r.Pages, r.Ours.Reps/r.Pages, strings.Join(per, ", ")))
+		}
 	}
 	return strings.Join(lines, "\n")
 }
