@@ -69,12 +69,15 @@ const largeOptions = args.includes('--no-large') || args.includes('--short') ? n
 // subscribers: one repetition of each agent there.
 const largeChromium = largeOptions === null || quick ? largeOptions
   : { ...largeOptions, scenarios: largeOptions.scenarios.map((sc) => (sc.bytes >= 100_000 ? { ...sc, reps: 1 } : sc)) };
-const COLD_REPS = quick ? 3 : 11;
+// A cold run's time moves by a third from one fresh process or context to
+// the next, and the two agents are within a few percent of each other: 21
+// of each (11 before, whose ratio read 0.93–1.20× from run to run).
+const COLD_REPS = quick ? 3 : 21;
 // Chromium's short-chat row (1 subscriber, 1 turn: the bar's) is measured in
-// SHORT_PAGES pages, its repetitions pooled (poolRows): from one page to the
-// next its ratio moves more than over one page's repetitions (0.99–1.33 over
-// six pages of 41 repetitions each, one machine, one hour). The other pages
-// run that row alone, with the same repetitions.
+// SHORT_PAGES pages and the median page's row kept (poolRows): from one page
+// to the next its ratio moves more than over one page's repetitions
+// (0.99–1.33 over six pages of 41 repetitions each, one machine, one hour).
+// The other pages run that row alone, with the same repetitions.
 const SHORT_PAGES = quick ? 1 : 3;
 const shortOptions = { lengths: [1], subscribers: [1], reps: short ? Number(args[shortIdx + 1]) || 41 : undefined };
 
@@ -260,8 +263,8 @@ async function inNodeDev() {
 
 /**
  * Measures Chromium's short-chat row in SHORT_PAGES - 1 more pages and
- * pools them with the first page's (res: that page's results, whose row
- * and bar are replaced by the pooled ones).
+ * keeps the median page's (res: the first page's results, whose row and
+ * bar become the median page's).
  */
 async function poolShortRow(res, run) {
   const at = res.rows.findIndex((r) => r.turns === 1 && r.subscribers === 1);
@@ -281,7 +284,7 @@ async function poolShortRow(res, run) {
     bar.pages = pooled.perPage;
   }
   for (const r of rows) if (!r.same) res.bars.push({ bar: '1 subscriber, 1 turn (another page): both agents end equal', value: 0, met: false });
-  console.error(`  [chromium] 1 subscriber, 1 turn, ${rows.length} pages pooled: ${pooled.totalRatio.toFixed(2)}× (per page ${pooled.perPage.map((x) => x.toFixed(2)).join(', ')})`);
+  console.error(`  [chromium] 1 subscriber, 1 turn, ${rows.length} pages: the median page's ${pooled.totalRatio.toFixed(2)}× (per page ${pooled.perPage.map((x) => x.toFixed(2)).join(', ')})`);
 }
 
 function page(importMap, opts, dev = false, large = dev ? null : largeChromium) {

@@ -84,7 +84,7 @@ export function agentTable(res, title) {
     rows(res.dev.rows);
   }
   for (const r of res.rows) {
-    if (r.pages > 1) lines.push('', `${r.subscribers} subscriber(s), ${r.turns} turn(s): ${r.pages} pages, ${r.ours.reps / r.pages} repetitions each, pooled; total ratio per page ${r.perPage.map((x) => f(x, 2)).join(', ')}`);
+    if (r.pages > 1) lines.push('', `${r.subscribers} subscriber(s), ${r.turns} turn(s): the median of ${r.pages} pages (${r.ours.reps} repetitions each); total ratio per page ${r.perPage.map((x) => f(x, 2)).join(', ')}`);
   }
   lines.push('');
   lines.push(`module load (warm process): @ag-ui/client ${f(res.load.officialMs)} ms; the drop-in's modules ${f(res.load.oursMs)} ms (its wasm is requested once the page is idle after the import, or after a first run in flight; timed in agent.mjs's cold rows)`);

@@ -465,7 +465,7 @@ type agentRow struct {
 		Official float64 `json:"official"`
 		Ours     float64 `json:"ours"`
 	} `json:"longTaskMs"`
-	// A row measured in several pages and pooled (bench/agent-core.mjs's
+	// A row measured in several pages, the median page's (bench/agent-core.mjs's
 	// poolRows): how many, and each page's total ratio.
 	Pages   int       `json:"pages"`
 	PerPage []float64 `json:"perPage"`
@@ -534,8 +534,8 @@ func agentTable(rows []agentRow) string {
 			for i, x := range r.PerPage {
 				per[i] = fixed(x, 2) + "×"
 			}
-			lines = append(lines, "", fmt.Sprintf("%d subscriber(s), %d turn(s): %d pages, %d repetitions each, pooled (total ratio per page: %s).",
-				r.Subscribers, r.Turns, r.Pages, r.Ours.Reps/r.Pages, strings.Join(per, ", ")))
+			lines = append(lines, "", fmt.Sprintf("%d subscriber(s), %d turn(s): the median of %d pages, %d repetitions each (total ratio per page: %s).",
+				r.Subscribers, r.Turns, r.Pages, r.Ours.Reps, strings.Join(per, ", ")))
 		}
 	}
 	return strings.Join(lines, "\n")
