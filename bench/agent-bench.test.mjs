@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
 import { ignoreElements, endWith } from 'rxjs';
 import { dropIn } from './agent-dropin.mjs';
-import { runAgentBench, sides, converse, canon, poolRows, agentBars } from './agent-core.mjs';
+import { runAgentBench, sides, converse, canon, medianPageRow, agentBars } from './agent-core.mjs';
 import { runLargeBench, largeArgs } from './agent-large.mjs';
 import { generate } from './gen.mjs';
 
@@ -33,25 +33,25 @@ test('agent bench: rows measured in several pages pool into the median page\'s r
   for (let i = 0; i < 3; i++) pages.push((await runAgentBench({ make, lengths: [1], subscribers: [1], reps: 2, now })).rows[0]);
   // Ratios set apart so that the median page is known: 0.9, 1.3, 1.1.
   pages.forEach((r, i) => { r.totalRatio = [0.9, 1.3, 1.1][i]; });
-  const p = poolRows(pages);
+  const p = medianPageRow(pages);
   assert.equal(p.pages, 3);
   assert.deepEqual(p.perPage, [0.9, 1.3, 1.1]);
   assert.equal(p.totalRatio, 1.1);
   assert.equal(p.ours.totalMs, pages[2].ours.totalMs);
   assert.equal(p.official.reps, pages[2].official.reps);
   assert.equal(p.same, true);
-  assert.equal(poolRows([pages[0], { ...pages[1], same: false }, pages[2]]).same, false);
+  assert.equal(medianPageRow([pages[0], { ...pages[1], same: false }, pages[2]]).same, false);
   // Of two, the lower.
-  assert.equal(poolRows([pages[1], pages[0]]).totalRatio, 0.9);
+  assert.equal(medianPageRow([pages[1], pages[0]]).totalRatio, 0.9);
   // The longest task of any page.
   const lt = (o) => ({ official: o, ours: o + 1, floor: 0 });
-  const q = poolRows([{ ...pages[0], longTaskMs: lt(10) }, { ...pages[1], longTaskMs: lt(60) }, { ...pages[2], longTaskMs: lt(20) }]);
+  const q = medianPageRow([{ ...pages[0], longTaskMs: lt(10) }, { ...pages[1], longTaskMs: lt(60) }, { ...pages[2], longTaskMs: lt(20) }]);
   assert.deepEqual(q.longTaskMs, { official: 60, ours: 61, floor: 0 });
   const bar = agentBars([p]).find((x) => x.turns === 1 && x.subscribers === 1);
   assert.equal(bar.value, 1.1);
   assert.equal(bar.met, true);
   // One page pools to itself.
-  assert.equal(poolRows([pages[0]]).totalRatio, 0.9);
+  assert.equal(medianPageRow([pages[0]]).totalRatio, 0.9);
 });
 
 test('agent bench: the conversation is the one gen.mjs says N turns fold into; the floor folds nothing but carries the conversation', async () => {

@@ -345,7 +345,7 @@ function rowOf(base) {
  * would not (a page that ran both agents 60% slower filled the top of both
  * pooled lists and read 1.08× where every page read 1.11–1.24×).
  */
-export function poolRows(rows) {
+export function medianPageRow(rows) {
   const perPage = rows.map((r) => r.totalRatio);
   const order = rows.map((_, i) => i).sort((i, j) => perPage[i] - perPage[j]);
   const row = { ...rows[order[(rows.length - 1) >> 1]] };

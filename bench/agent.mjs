@@ -74,7 +74,7 @@ const largeChromium = largeOptions === null || quick ? largeOptions
 // of each (11 before, whose ratio read 0.93–1.20× from run to run).
 const COLD_REPS = quick ? 3 : 21;
 // Chromium's short-chat row (1 subscriber, 1 turn: the bar's) is measured in
-// SHORT_PAGES pages and the median page's row kept (poolRows): from one page
+// SHORT_PAGES pages and the median page's row kept (medianPageRow): from one page
 // to the next its ratio moves more than over one page's repetitions
 // (0.99–1.33 over six pages of 41 repetitions each, one machine, one hour).
 // The other pages run that row alone, with the same repetitions.
@@ -266,25 +266,26 @@ async function inNodeDev() {
  * keeps the median page's (res: the first page's results, whose row and
  * bar become the median page's).
  */
-async function poolShortRow(res, run) {
+async function shortRowOverPages(res, run) {
   const at = res.rows.findIndex((r) => r.turns === 1 && r.subscribers === 1);
   if (at < 0 || SHORT_PAGES < 2) return;
-  const { poolRows } = await import('./agent-core.mjs');
+  const { medianPageRow } = await import('./agent-core.mjs');
   const rows = [res.rows[at]];
   for (let i = 1; i < SHORT_PAGES; i++) {
     const more = await run('/bench/agent-page-short.html');
     rows.push(more.rows.find((r) => r.turns === 1 && r.subscribers === 1));
   }
-  const pooled = poolRows(rows);
-  res.rows[at] = pooled;
+  const row = medianPageRow(rows);
+  res.rows[at] = row;
   const bar = res.bars.find((b) => b.subscribers === 1 && b.turns === 1);
   if (bar !== undefined) {
-    bar.value = pooled.totalRatio;
-    bar.met = pooled.totalRatio >= 1;
-    bar.pages = pooled.perPage;
+    bar.value = row.totalRatio;
+    bar.met = row.totalRatio >= 1;
+    bar.perPage = row.perPage;
   }
-  for (const r of rows) if (!r.same) res.bars.push({ bar: '1 subscriber, 1 turn (another page): both agents end equal', value: 0, met: false });
-  console.error(`  [chromium] 1 subscriber, 1 turn, ${rows.length} pages: the median page's ${pooled.totalRatio.toFixed(2)}× (per page ${pooled.perPage.map((x) => x.toFixed(2)).join(', ')})`);
+  // (The first page's own bars say already whether its agents ended equal.)
+  for (const r of rows.slice(1)) if (!r.same) res.bars.push({ bar: '1 subscriber, 1 turn (another page): both agents end equal', value: 0, met: false });
+  console.error(`  [chromium] 1 subscriber, 1 turn, ${rows.length} pages: the median page's ${row.totalRatio.toFixed(2)}× (per page ${row.perPage.map((x) => x.toFixed(2)).join(', ')})`);
 }
 
 function page(importMap, opts, dev = false, large = dev ? null : largeChromium) {
@@ -463,7 +464,7 @@ async function inChromium() {
     };
     const cold = noCold ? null : await coldChromium(server);
     const res = await run('/bench/agent-page.html');
-    await poolShortRow(res, run);
+    await shortRowOverPages(res, run);
     if (cold !== null) {
       res.cold = cold;
       res.bars.push(...cold.bars);

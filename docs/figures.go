@@ -466,7 +466,7 @@ type agentRow struct {
 		Ours     float64 `json:"ours"`
 	} `json:"longTaskMs"`
 	// A row measured in several pages, the median page's (bench/agent-core.mjs's
-	// poolRows): how many, and each page's total ratio.
+	// medianPageRow): how many, and each page's total ratio.
 	Pages   int       `json:"pages"`
 	PerPage []float64 `json:"perPage"`
 }
