@@ -12,9 +12,10 @@
 //   node bench/agent-alloc.mjs [--official] [--rows 32:10:1,100:1:0,...]
 //   (bytes in KB : subscribers : reader 0/1; default: agent.mjs's six rows)
 
-import { setFlagsFromString, getHeapStatistics, GCProfiler } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Session } from 'node:inspector/promises';
+import { nodeMemory } from './node-memory.mjs';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -23,8 +24,13 @@ process.env.SUPPRESS_TRANSFORMATION_WARNINGS = 'true';
 const args = process.argv.slice(2);
 const side = args.includes('--official') ? 'official' : 'ours';
 const rowsAt = args.indexOf('--rows');
-const rows = (rowsAt >= 0 ? args[rowsAt + 1] : '100:1:0,100:10:0,100:1:1,100:10:1,32:1:1,32:10:1').split(',').map((r) => {
-  const [kb, subscribers, reader] = r.split(':').map(Number);
+const rows = (rowsAt >= 0 ? args[rowsAt + 1] ?? '' : '100:1:0,100:10:0,100:1:1,100:10:1,32:1:1,32:10:1').split(',').map((r) => {
+  const parts = r.split(':');
+  const [kb, subscribers, reader] = parts.map(Number);
+  if (parts.length !== 3 || !(kb >= 1) || !Number.isInteger(subscribers) || subscribers < 1 || (reader !== 0 && reader !== 1)) {
+    console.error(`agent-alloc.mjs: --rows takes KB:subscribers:reader triples (KB ≥ 1, subscribers ≥ 1, reader 0 or 1), comma-separated; not ${JSON.stringify(r)}`);
+    process.exit(2);
+  }
   return { bytes: kb * 1000, subscribers, reader: reader === 1 };
 });
 
@@ -35,21 +41,6 @@ const { sides, converseProbe } = await import('./agent-core.mjs');
 const { largeArgs, previewSubscriber } = await import('./agent-large.mjs');
 const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
 const now = () => performance.now();
-
-/** agent.mjs's memory probe, allocation only. */
-function allocated() {
-  let prof, base;
-  return {
-    start() { base = getHeapStatistics().used_heap_size; prof = new GCProfiler(); prof.start(); },
-    sample() {},
-    stop() {
-      const end = getHeapStatistics().used_heap_size;
-      let freed = 0;
-      for (const g of prof.stop().statistics) freed += g.beforeGC.heapStatistics.usedHeapSize - g.afterGC.heapStatistics.usedHeapSize;
-      return { peakBytes: 0, allocatedBytes: end - base + freed };
-    },
-  };
-}
 
 /** Who allocated a sample, from its stack (outermost first). */
 function owner(stack) {
@@ -77,7 +68,7 @@ for (const row of rows) {
   for (let i = 0; i < 3; i++) {
     gc();
     await converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
-    const r = await converseProbe(make[side], conv, { ...opts, probe: allocated() });
+    const r = await converseProbe(make[side], conv, { ...opts, probe: nodeMemory() });
     kb.push(r.allocatedBytes / 1024 / events);
   }
   gc();

@@ -7,7 +7,7 @@
 //   node --test bench/agent-bench.test.mjs   (needs make wasm and npm ci in bench/)
 
 import { test } from 'node:test';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
@@ -27,7 +27,7 @@ test('agent bench: both agents fold the same SSE bytes alike, with 1 and 3 subsc
   for (const r of res.rows) assert.ok(r.same, `${r.subscribers} subscriber(s), ${r.turns} turn(s): the agents differ`);
 });
 
-test('agent bench: rows measured in several pages pool into the median page\'s row, the bar read from it', async () => {
+test('agent bench: rows measured in several pages come down to the median page\'s row, the bar read from it', async () => {
   const now = performance.now.bind(performance);
   const pages = [];
   for (let i = 0; i < 3; i++) pages.push((await runAgentBench({ make, lengths: [1], subscribers: [1], reps: 2, now })).rows[0]);
@@ -95,4 +95,13 @@ test('agent-alloc.mjs: a row\'s allocation per event, and the sampled account of
   assert.ok(parts.reduce((a, b) => a + b, 0) <= sampled + 0.3, lines[1]);
   assert.match(lines[2], /^3 × 4 KB, 1 subscriber\(s\): [\d.]+ \(median of 3\); sampled [\d.]+: the agent [\d.]+/);
   assert.doesNotMatch(lines[2], /preview reader/);
+});
+
+test('agent-alloc.mjs: rows it cannot read are refused with a message, before anything runs', () => {
+  for (const rows of ['32:10', '32:x:1', '0:1:1', '32:1:2', '']) {
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL('./agent-alloc.mjs', import.meta.url)), '--rows', rows], { encoding: 'utf8' });
+    assert.equal(r.status, 2, rows);
+    assert.match(r.stderr, /--rows takes KB:subscribers:reader triples/, rows);
+    assert.equal(r.stdout, '', rows);
+  }
 });

@@ -23,10 +23,11 @@ import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString, GCProfiler, getHeapStatistics } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { spawn } from 'node:child_process';
 import { buildImportMap } from './importmap.mjs';
+import { nodeMemory } from './node-memory.mjs';
 import { startServer } from './serve.mjs';
 import { agentTable, largeTable, coldTable } from './report.mjs';
 import { withDev, median, spread, largeBars, coldBars } from './agent-core.mjs';
@@ -88,25 +89,6 @@ process.env.SUPPRESS_TRANSFORMATION_WARNINGS = 'true';
 if (typeof globalThis.gc !== 'function') {
   setFlagsFromString('--expose-gc');
   globalThis.gc = runInNewContext('gc');
-}
-
-/** Node's memory probe: the heap's peak above its start, and the bytes allocated (growth + what each collection freed, from v8.GCProfiler). */
-function nodeMemory() {
-  let prof, base, peak;
-  return {
-    start() { base = peak = getHeapStatistics().used_heap_size; prof = new GCProfiler(); prof.start(); },
-    sample() { const u = getHeapStatistics().used_heap_size; if (u > peak) peak = u; },
-    stop() {
-      const end = getHeapStatistics().used_heap_size;
-      let freed = 0;
-      for (const g of prof.stop().statistics) {
-        const before = g.beforeGC.heapStatistics.usedHeapSize;
-        freed += before - g.afterGC.heapStatistics.usedHeapSize;
-        if (before > peak) peak = before;
-      }
-      return { peakBytes: Math.max(peak, end) - base, allocatedBytes: end - base + freed };
-    },
-  };
 }
 
 async function inNode() {
