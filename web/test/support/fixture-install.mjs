@@ -8,17 +8,19 @@ import path from 'node:path';
 
 export const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
-/** npm ci from the lockfile unless node_modules already matches it. */
+/**
+ * npm ci from the committed lockfile unless node_modules already matches it.
+ * A lockfile npm ci refuses (out of step with package.json, an optional
+ * platform package missing) fails the test with npm's message: installs are
+ * what the lockfile says or nothing, and never rewrite it.
+ */
 export function install(dir) {
   const marker = path.join(dir, 'node_modules/.package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs) return;
   try {
-    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir);
-  } catch {
-    // npm 11 rejects a lockfile that resolves a dependency's optional
-    // platform packages to none (Next's @next/swc-*): npm install keeps the
-    // locked versions and settles those.
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`npm ci in ${dir} failed (the committed package-lock.json must install as it is):\n${err.stdout ?? ''}${err.stderr ?? ''}`);
   }
 }
 
