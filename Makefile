@@ -168,7 +168,7 @@ package: wasm web/node_modules/.package-lock.json
 ## 19.0 and the latest, Vue 3.4 and the latest, Svelte 4.2 and 5,
 ## @ag-ui/client 0.0.59 and 1.0, each with its committed lockfile): no peer
 ## warning, the framework's version unmoved, npm ls clean, tsc --strict of the
-## binding's use; the React 18 app builds README.md's React example with Vite
+## binding's use, the binding run in Node with the app's framework; the React 18 app builds README.md's React example with Vite
 ## and runs it in headless Chromium against the demo server, directly and
 ## through docs/demo.md's Vite proxy
 test-adoption: package

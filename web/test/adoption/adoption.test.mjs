@@ -5,8 +5,11 @@
 // tarball (make package) with a plain `npm install <tgz>` (no
 // --legacy-peer-deps, no --force). The install must exit 0 with no peer
 // warning, leave the framework's version where it was, pass `npm ls --all`,
-// and the app's strict TypeScript use of the binding (use/) must type-check
-// with the app's own TypeScript and framework types. The React 18 app also
+// and the app's strict TypeScript use of the binding (use/*.ts*) must
+// type-check with the app's own TypeScript and framework types, and its
+// use at run time in Node (use/*.run.mjs: React's server rendering, a Vue
+// effect scope, Svelte's derived and get, an @ag-ui/client agent) must work
+// with the app's framework. The React 18 app also
 // builds README.md's "React" example for production with Vite and runs it in
 // headless Chromium against the demo server, served by the demo server and
 // through docs/demo.md's Vite proxy configuration (vite preview).
@@ -34,10 +37,10 @@ const NPM = ['--prefer-offline', '--no-audit', '--no-fund'];
 const apps = readdirSync(path.join(here, 'apps')).sort();
 /** Which use of the package an app type-checks, and the package whose version must not move. */
 const uses = {
-  react: { file: 'react.tsx', framework: 'react' },
-  vue: { file: 'vue.ts', framework: 'vue' },
-  svelte: { file: 'svelte.ts', framework: 'svelte' },
-  'ag-ui-client': { file: 'ag-ui.ts', framework: '@ag-ui/client' },
+  react: { file: 'react.tsx', run: 'react.run.mjs', framework: 'react' },
+  vue: { file: 'vue.ts', run: 'vue.run.mjs', framework: 'vue' },
+  svelte: { file: 'svelte.ts', run: 'svelte.run.mjs', framework: 'svelte' },
+  'ag-ui-client': { file: 'ag-ui.ts', run: 'ag-ui.run.mjs', framework: '@ag-ui/client' },
 };
 
 let tarball;
@@ -81,12 +84,13 @@ function prepare(app) {
   cpSync(path.join(here, 'apps', app), dir, { recursive: true });
   cpSync(path.join(here, 'tsconfig.json'), path.join(dir, 'tsconfig.json'));
   cpSync(path.join(here, 'use', use.file), path.join(dir, use.file.replace(/^[^.]+/, 'use')));
+  cpSync(path.join(here, 'use', use.run), path.join(dir, 'run.mjs'));
   must('npm', ['ci', ...NPM, '--loglevel=error'], dir);
   return { dir, use };
 }
 
 for (const app of apps) {
-  test(`${app}: npm install <tarball> beside the app's framework, npm ls, tsc --strict of the binding's use`, { timeout: 600_000 }, async (t) => {
+  test(`${app}: npm install <tarball> beside the app's framework, npm ls, tsc --strict of the binding's use, the binding run in Node`, { timeout: 600_000 }, async (t) => {
     const { dir, use } = prepare(app);
     const pinned = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies[use.framework];
     assert.equal(versionIn(dir, use.framework), pinned, 'npm ci installed the pinned version');
@@ -104,7 +108,8 @@ for (const app of apps) {
     assert.ok(readFileSync(path.join(dir, 'node_modules/@agui-reducer/web/package.json'), 'utf8').includes('"@agui-reducer/web"'));
     must('npm', ['ls', '--all'], dir);
     must(path.join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir);
-    t.diagnostic(`${use.framework} ${pinned}: installed, npm ls clean, tsc --strict clean`);
+    const ran = must(process.execPath, ['run.mjs'], dir).trim();
+    t.diagnostic(`${use.framework} ${pinned}: installed, npm ls clean, tsc --strict clean; ${ran}`);
 
     if (app === 'react-18.3.1') await react18(dir, t);
   });
