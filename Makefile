@@ -165,7 +165,7 @@ package: wasm web/node_modules/.package-lock.json
 ## test-adoption: the packed package added as users add it, with a plain
 ## `npm install <tarball>`, to apps pinned at the oldest and newest framework
 ## versions of its peer ranges (web/test/adoption/apps: React 18.0, 18.3,
-## 19.0 and the latest, Vue 3.4 and the latest, Svelte 4.2 and 5,
+## 19.0 and the latest, Vue 3.4 and the latest, Svelte 4.2, 5.0 and the latest,
 ## @ag-ui/client 0.0.59 and 1.0, each with its committed lockfile): no peer
 ## warning, the framework's version unmoved, npm ls clean, tsc --strict of the
 ## binding's use, the binding run in Node with the app's framework; the React 18 app builds README.md's React example with Vite

@@ -1,6 +1,7 @@
 // The package added to apps the way their developers add it: each app of
 // apps/ is pinned (exact versions) at a framework version the package's peer
-// ranges claim, with a committed package-lock.json of the app alone. Copied
+// ranges claim, with a committed package-lock.json of the app alone (a test
+// checks that every range starts at a version an app pins). Copied
 // to a temporary folder, it is installed with npm ci, then the packed
 // tarball (make package) with a plain `npm install <tgz>` (no
 // --legacy-peer-deps, no --force). The install must exit 0 with no peer
@@ -88,6 +89,39 @@ function prepare(app) {
   must('npm', ['ci', ...NPM, '--loglevel=error'], dir);
   return { dir, use };
 }
+
+test('each peer range of web/package.json starts at a version an app here pins, and every app\'s version is in its range', () => {
+  const { peerDependencies } = JSON.parse(readFileSync(path.join(root, 'web/package.json'), 'utf8'));
+  const pinned = apps.map((app) => {
+    const use = uses[app.slice(0, app.lastIndexOf('-'))];
+    return { app, name: use.framework, version: JSON.parse(readFileSync(path.join(here, 'apps', app, 'package.json'), 'utf8')).dependencies[use.framework] };
+  });
+  const parse = (v) => v.split('.').map(Number);
+  for (const [name, range] of Object.entries(peerDependencies)) {
+    const versions = pinned.filter((p) => p.name === name).map((p) => p.version);
+    // The ranges are written as ^X.Y.Z || … or >=A <B (npm's semver is not a dependency here).
+    const branches = range.split('||').map((b) => b.trim());
+    const within = (v) => branches.some((b) => {
+      const [x, y, z] = parse(v);
+      let m = b.match(/^\^(\d+)\.(\d+)\.(\d+)$/);
+      if (m) {
+        const [X, Y, Z] = m.slice(1).map(Number);
+        return x === X && (y > Y || (y === Y && z >= Z));
+      }
+      m = b.match(/^>=(\d+)\.(\d+)\.(\d+) <(\d+)$/);
+      assert.ok(m, `${name}: cannot read the range ${b}`);
+      const [X, Y, Z, top] = m.slice(1).map(Number);
+      return x < top && (x > X || (x === X && (y > Y || (y === Y && z >= Z))));
+    });
+    for (const v of versions) assert.ok(within(v), `${name} ${v} (apps/) is outside the peer range ${range}`);
+    for (const b of branches) {
+      const floor = b.match(/(\d+)\.(\d+)\.\d+/)[0];
+      const [X, Y] = parse(floor);
+      assert.ok(versions.some((v) => parse(v)[0] === X && parse(v)[1] === Y && (X > 0 || v === floor)),
+        `${name}: the range ${b} starts at ${floor}, and no app of apps/ pins ${X}.${Y}: add one, or raise the range`);
+    }
+  }
+});
 
 for (const app of apps) {
   test(`${app}: npm install <tarball> beside the app's framework, npm ls, tsc --strict of the binding's use, the binding run in Node`, { timeout: 600_000 }, async (t) => {
