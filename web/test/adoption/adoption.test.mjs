@@ -18,7 +18,7 @@
 //   make package && node --test web/test/adoption/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,14 +58,11 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Runs cmd; resolves to its output (stdout and stderr together) and exit code. */
+/** Runs cmd; its output (stdout and stderr together: npm warns on stderr) and exit code. */
 function sh(cmd, args, cwd) {
-  try {
-    const out = execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, out };
-  } catch (err) {
-    return { code: err.status ?? 1, out: `${err.stdout ?? ''}${err.stderr ?? ''}` };
-  }
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  if (r.error) throw r.error;
+  return { code: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
 }
 
 function must(cmd, args, cwd) {
@@ -137,6 +134,7 @@ for (const app of apps) {
     assert.equal(code, 0, `npm install <tarball> failed:\n${out}`);
     const warned = out.split('\n').filter((l) => /peer|ERESOLVE|conflict|invalid|override/i.test(l));
     assert.deepEqual(warned, [], `npm install <tarball> warned about peers:\n${out}`);
+    for (const l of out.split('\n').filter((l) => /^npm (warn|error)/.test(l))) t.diagnostic(`npm install <tarball>: ${l}`);
     assert.equal(versionIn(dir, use.framework), pinned, `npm install moved ${use.framework}`);
     assert.equal(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).dependencies[use.framework], pinned);
     assert.ok(readFileSync(path.join(dir, 'node_modules/@agui-reducer/web/package.json'), 'utf8').includes('"@agui-reducer/web"'));
