@@ -1,9 +1,9 @@
 // Installing the test apps (frameworks/, copilotkit/): each fixture's npm
 // packages from its committed package-lock.json, and the package itself from
-// the tarball `make package` packs, unpacked as npm would install it.
+// the tarball `make package` packs, installed by npm.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
@@ -24,12 +24,17 @@ export function install(dir) {
   }
 }
 
-/** The package as npm installs it: the packed tarball unpacked into node_modules. */
+/**
+ * The packed tarball installed by npm, as an app adds it (npm checks the
+ * package's peer ranges against the fixture's framework), without saving it
+ * to the fixture's package.json or lockfile.
+ */
 export function installPackage(dir, tarball) {
-  const dest = path.join(dir, 'node_modules/@agui-reducer/web');
-  rmSync(dest, { recursive: true, force: true });
-  mkdirSync(dest, { recursive: true });
-  run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], dir);
+  try {
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`npm install ${tarball} in ${dir} failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+  }
 }
 
 /** The tarball `make package` writes for web/ (root: the repository). */
