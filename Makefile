@@ -3,12 +3,12 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures test-relay bench-relay
+.PHONY: all test package test-adoption test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures test-relay bench-relay
 
 all: test
 
 ## test: everything CI runs (Go, Go under wasm, node, headless Chromium)
-test: vet test-go test-wasm test-js test-browser test-demo test-inspector test-robustness test-bench test-bundlers test-frameworks test-copilotkit
+test: vet test-go test-wasm test-js test-browser test-demo test-inspector test-robustness test-bench test-adoption test-bundlers test-frameworks test-copilotkit
 
 vet:
 	$(GO) vet ./...
@@ -161,6 +161,18 @@ package: wasm web/node_modules/.package-lock.json
 	cd web && node scripts/entries.mjs && node scripts/build-worker.mjs
 	mkdir -p build
 	cd web && npm pack --silent --pack-destination ../build
+
+## test-adoption: the packed package added as users add it, with a plain
+## `npm install <tarball>`, to apps pinned at the oldest and newest framework
+## versions of its peer ranges (web/test/adoption/apps: React 18.0, 18.3,
+## 19.0 and the latest, Vue 3.4 and the latest, Svelte 4.2, 5.0 and the latest,
+## @ag-ui/client 0.0.59 and 1.0, each with its committed lockfile): no peer
+## warning, the framework's version unmoved, npm ls clean, tsc --strict of the
+## binding's use, the binding run in Node with the app's framework; the React 18 app builds README.md's React example with Vite
+## and runs it in headless Chromium against the demo server, directly and
+## through docs/demo.md's Vite proxy
+test-adoption: package
+	node --test --test-timeout=900000 web/test/adoption/adoption.test.mjs
 
 ## test-bundlers: the packed package (make package) installed into fresh
 ## apps made from Vite's, esbuild's and webpack 5's starting points, plus a

@@ -252,9 +252,12 @@ func (s *Source) Figures() map[string]string {
 			fmt.Sprintf("| gzip -9 (`agui.wasm.gz`) | %s | %s |", thousands(m.Gzip), kib(m.Gzip)),
 			fmt.Sprintf("| brotli -q 11 (`agui.wasm.br`) | %s | %s |", thousands(m.Brotli), kib(m.Brotli)),
 		}, "\n"),
-		"bench-reducer":         reducerTable(s.Node, s.Chromium),
-		"bench-reducer-ratio":   reducerRatio(100, s.Node, s.Chromium),
-		"bench-reducer-summary": reducerSummary(s.Node, s.Chromium),
+		"bench-reducer":                 reducerTable(s.Node, s.Chromium),
+		"bench-reducer-ratio":           reducerRatio(100, s.Node, s.Chromium),
+		"bench-reducer-summary":         reducerSummary(s.Node, s.Chromium),
+		"bench-reducer-total-ratio-25":  reducerTotalRatio(25, s.Node, s.Chromium),
+		"bench-reducer-total-ratio-100": reducerTotalRatio(100, s.Node, s.Chromium),
+		"bench-reducer-growth-bar":      growthBar(1.3, s.Node, s.Chromium),
 	}
 	a := s.Agent
 	figs["bench-agent-node"] = agentTable(a.Node.Rows)
@@ -380,6 +383,38 @@ func reducerRatio(turns int, runs ...*reducerResults) string {
 		}
 	}
 	return strings.Join(parts, " and ")
+}
+
+// reducerTotalRatio is the official reducer's time over ours for a whole
+// conversation of turns (every event of every turn folded: the table's
+// totals), per runtime: "79× in Node 20 and 88× in Chromium 156". The
+// per-event ratio (reducerRatio) is the marginal cost at the last turn; this
+// is what a user's whole conversation costs. Estimated totals are not used.
+func reducerTotalRatio(turns int, runs ...*reducerResults) string {
+	var parts []string
+	for _, r := range runs {
+		for _, l := range r.Lengths {
+			if l.Turns == turns && !l.Official.TotalEstimated && l.Ours.TotalMs > 0 {
+				parts = append(parts, fixed(l.Official.TotalMs/l.Ours.TotalMs, 0)+"× in "+runtimeName(r.Runtime))
+			}
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// growthBar says whether ours at the longest conversation stays within bar
+// times ours at the shortest, per runtime: "met: 1.20× (Node 20) and 1.16×
+// (Chromium 156)".
+func growthBar(bar float64, runs ...*reducerResults) string {
+	met := "met"
+	var parts []string
+	for _, r := range runs {
+		if r.flat() > bar {
+			met = "NOT met"
+		}
+		parts = append(parts, fixed(r.flat(), 2)+"× ("+runtimeName(r.Runtime)+")")
+	}
+	return met + ": " + strings.Join(parts, " and ")
 }
 
 func reducerSummary(node, chromium *reducerResults) string {

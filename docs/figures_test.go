@@ -1,6 +1,7 @@
 package docs
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -163,6 +164,29 @@ func TestLinks(t *testing.T) {
 			if anchor != "" && strings.HasSuffix(rel, ".md") && !anchorsOf(rel)[anchor] {
 				t.Errorf("%s links to %s: %s has no heading with that anchor", p, target, rel)
 			}
+		}
+	}
+}
+
+// The whole-conversation ratio is the totals' (never an estimated one), and
+// the growth bar says whether every runtime meets it.
+func TestReducerTotalRatioAndGrowthBar(t *testing.T) {
+	var r reducerResults
+	if err := json.Unmarshal([]byte(`{"runtime": {"name": "node", "version": "v20.1.0"}, "lengths": [
+		{"turns": 5, "ours": {"perEventUs": 2, "totalMs": 1}, "official": {"totalMs": 10}},
+		{"turns": 100, "ours": {"perEventUs": 2.5, "totalMs": 80}, "official": {"totalMs": 6400}},
+		{"turns": 400, "ours": {"perEventUs": 3, "totalMs": 300}, "official": {"totalMs": 100000, "totalEstimated": true}}]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ got, want string }{
+		{reducerTotalRatio(5, &r), "10× in Node 20"},
+		{reducerTotalRatio(100, &r), "80× in Node 20"},
+		{reducerTotalRatio(400, &r), ""},
+		{growthBar(1.3, &r), "NOT met: 1.50× (Node 20)"},
+		{growthBar(2, &r), "met: 1.50× (Node 20)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
 }

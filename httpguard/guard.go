@@ -43,11 +43,11 @@ func (g *Guard) Origin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		h := w.Header()
-		h.Add("Vary", "Origin")
+		Vary(h, "Origin")
 		allowed := origin != "" && g.Origins.Allows(origin)
 		if r.Method == http.MethodOptions {
-			h.Add("Vary", "Access-Control-Request-Method")
-			h.Add("Vary", "Access-Control-Request-Headers")
+			Vary(h, "Access-Control-Request-Method")
+			Vary(h, "Access-Control-Request-Headers")
 			if !allowed {
 				Error(w, http.StatusForbidden, "cross_origin", "cross-origin requests from "+quoteOrigin(origin)+" are not allowed"+g.OriginHint)
 				return
@@ -69,6 +69,20 @@ func (g *Guard) Origin(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Vary adds name to h's Vary header unless it names it already (in any
+// case, in any of its values): a request that passes two guards, a server's
+// and then its embedded relay's, is answered with each name once.
+func Vary(h http.Header, name string) {
+	for _, v := range h.Values("Vary") {
+		for _, f := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(f), name) {
+				return
+			}
+		}
+	}
+	h.Add("Vary", name)
 }
 
 // Handler is Host(Origin(next)).

@@ -231,3 +231,31 @@ func TestParseHeaderNames(t *testing.T) {
 	assert.Error(t, err)
 	assert.Equal(t, []string{"a", "b"}, SplitList(" a, ,b,"))
 }
+
+// TestVaryOnce: an answer that passes two Origin guards (a server's and its
+// embedded relay's) names each Vary field once; Vary keeps other names.
+func TestVaryOnce(t *testing.T) {
+	origins, err := ParseOrigins([]string{"http://localhost:5173"})
+	require.NoError(t, err)
+	g := &Guard{Origins: origins, Methods: "POST"}
+	h := g.Origin(g.Origin(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		Vary(w.Header(), "accept-encoding")
+		Vary(w.Header(), "Accept-Encoding")
+		w.WriteHeader(http.StatusOK)
+	})))
+	for _, method := range []string{"POST", "OPTIONS"} {
+		r := httptest.NewRequest(method, "http://127.0.0.1:8080/agent", nil)
+		r.Header.Set("Origin", "http://localhost:5173")
+		r.Header.Set("Access-Control-Request-Method", "POST")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		want := []string{"Origin", "accept-encoding"}
+		if method == "OPTIONS" {
+			want = []string{"Origin", "Access-Control-Request-Method", "Access-Control-Request-Headers"}
+		}
+		assert.Equal(t, want, w.Header().Values("Vary"), method)
+	}
+	hdr := http.Header{"Vary": {"Accept-Encoding, origin"}}
+	Vary(hdr, "Origin")
+	assert.Equal(t, []string{"Accept-Encoding, origin"}, hdr.Values("Vary"))
+}

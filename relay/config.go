@@ -40,7 +40,8 @@ type Config struct {
 	// translator per run.
 	UpstreamDialect string
 	// UpstreamHeaders are request headers passed to the upstream besides
-	// Content-Type and Accept (e.g. Authorization).
+	// Content-Type, Accept, Accept-Language and User-Agent, which always pass
+	// (e.g. Authorization).
 	UpstreamHeaders []string
 	// Client makes the upstream requests; nil is a client with no overall
 	// timeout (runs are long; UpstreamIdle and RunTimeout bound them).

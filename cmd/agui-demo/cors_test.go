@@ -150,3 +150,35 @@ func TestWebDir(t *testing.T) {
 	resp.Body.Close()
 	assert.Empty(t, resp.Header.Get("Content-Security-Policy"))
 }
+
+// TestVaryOriginOnce: /agent passes the server's guard and then its
+// embedded relay's; the answer names Origin in Vary once, for the page's
+// own origin, an allowed one and a preflight alike.
+func TestVaryOriginOnce(t *testing.T) {
+	const origin = "http://localhost:5173"
+	srv := startServer(t, config{corsOrigins: []string{origin}})
+	body, _ := json.Marshal(userInput("t", "r", "hi", map[string]any{"scenario": "text"}))
+	jsonHdr := map[string]string{"Content-Type": "application/json"}
+	for _, c := range []struct {
+		name, method, origin string
+		hdr                  map[string]string
+		body                 []byte
+	}{
+		{"same origin", "POST", srv.URL, jsonHdr, body},
+		{"no Origin", "POST", "", jsonHdr, body},
+		{"allowed origin", "POST", origin, jsonHdr, body},
+		{"preflight", "OPTIONS", origin, map[string]string{"Access-Control-Request-Method": "POST"}, nil},
+	} {
+		resp := corsRequest(t, srv, c.method, "/agent", c.origin, c.hdr, c.body)
+		assert.Less(t, resp.StatusCode, 300, c.name)
+		n := 0
+		for _, v := range resp.Header.Values("Vary") {
+			for _, f := range strings.Split(v, ",") {
+				if strings.EqualFold(strings.TrimSpace(f), "Origin") {
+					n++
+				}
+			}
+		}
+		assert.Equal(t, 1, n, "%s: Vary %q", c.name, resp.Header.Values("Vary"))
+	}
+}

@@ -58,6 +58,7 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,7 +148,9 @@ func main() {
 		log.Fatal(err)
 	}
 	name := *scen
+	source := *scenDir // what the log says runs are replayed from
 	if strings.HasSuffix(name, ".jsonl") || strings.ContainsRune(name, os.PathSeparator) {
+		source = name
 		sc, err := loadScenario(strings.TrimSuffix(filepath.Base(name), ".jsonl"), name)
 		if err != nil {
 			log.Fatal(err)
@@ -181,11 +184,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	agent := "replaying testdata/scenarios (scenario " + name + fmt.Sprintf(", speed %g)", *speed)
-	if cfg.upstream != nil {
-		agent = "relayed from " + cfg.upstream.Redacted()
-	}
-	log.Printf("POST /agent: %s", agent)
+	log.Printf("POST /agent: %s", describeAgent(cfg.upstream, source, name, *speed))
 	err = httpguard.Serve(*addr, demo, func(a net.Addr) {
 		// The URL on its own line: scripts and tests read it.
 		fmt.Printf("agui-demo: open %s\n", pageURL(a))
@@ -194,6 +193,19 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+// describeAgent is what the log says POST /agent answers with: runs relayed
+// from the upstream, or replayed from the scenario file or folder given
+// (source) at speed.
+func describeAgent(upstream *url.URL, source, scenario string, speed float64) string {
+	if upstream != nil {
+		return "relayed from " + upstream.Redacted()
+	}
+	if strings.HasSuffix(source, ".jsonl") {
+		return fmt.Sprintf("replaying %s (speed %g)", source, speed)
+	}
+	return fmt.Sprintf("replaying %s (scenario %s, speed %g)", source, scenario, speed)
 }
 
 // pageURL is the address to open for a listener: an unspecified host

@@ -29,7 +29,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8090", "listen address (\":0\" picks a free port; the URL is printed)")
 	upstream := flag.String("upstream", "", "URL of the AG-UI agent (required)")
 	dialectName := flag.String("upstream-dialect", "", "the agent's dialect (sse-contract, tanstack, streaming, auto; docs/dialects.md): its events are stored and sent as canonical AG-UI")
-	upHeaders := flag.String("upstream-headers", "", "request headers passed to the agent besides Content-Type and Accept (comma-separated, e.g. Authorization)")
+	upHeaders := flag.String("upstream-headers", "", "request headers passed to the agent besides Content-Type, Accept, Accept-Language and User-Agent (comma-separated, e.g. Authorization)")
 	storeURL := flag.String("store", "bolt:agui-relay.db", "where threads are kept: bolt:PATH (one machine), redis://HOST:PORT/DB (many instances) or memory: (none kept)")
 	authHeader := flag.String("auth-header", "", "request header holding the client's credential (e.g. Authorization); empty: the relay hands out thread keys ("+"X-Agui-Thread-Key)")
 	secretFile := flag.String("secret-file", "", "file holding the HMAC key of credentials (at least 32 bytes); empty: a random key kept in the store")

@@ -62,15 +62,7 @@ function install(dir) {
   const installed = path.join(dir, 'node_modules', '.package-lock.json');
   const stamp = path.join(dir, 'node_modules', '.agui-tarball');
   if (mtime(installed) < mtime(lock)) { // npm ci empties node_modules, stamp included
-    try {
-      run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], dir);
-    } catch (err) {
-      // npm 11 rejects a lockfile that resolves a dependency's optional
-      // platform packages to none (rollup's, under webpack's template's
-      // workbox): npm install keeps the locked versions and settles those.
-      console.log(`npm ci failed in ${path.basename(dir)}; npm install from the lockfile instead: ${String(err.message).split('\n')[0]}`);
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir);
-    }
+    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir); // fails with npm's message
   }
   const sum = createHash('sha256').update(readFileSync(tarball)).digest('hex');
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== sum) {

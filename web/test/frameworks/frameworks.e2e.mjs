@@ -17,12 +17,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, startDemoServer } from '../support/chromium.mjs';
 import { run, install, installPackage, packageTarball } from '../support/fixture-install.mjs';
+import { chat as chatIn } from '../support/chat.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.resolve(here, '../..');
 const root = path.resolve(web, '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'agui-frameworks-'));
-const TIMEOUT = 60_000;
 
 let tarball;
 let bin;
@@ -44,6 +44,9 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** The chat of support/chat.mjs in this file's browser. */
+const chat = (url, options) => chatIn(context, url, options);
+
 /** Installs, type-checks and builds the fixture; serves its dist/ with the demo agent. */
 async function buildAndServe(fixture, checks, { out = 'dist' } = {}) {
   const dir = path.join(here, fixture);
@@ -54,35 +57,6 @@ async function buildAndServe(fixture, checks, { out = 'dist' } = {}) {
   const { proc, url } = await startDemoServer(bin, ['-addr', '127.0.0.1:0', '-speed', '0.02', '-scenario', 'tools', '-web', dist, '-csp', 'off'], root);
   servers.push(proc);
   return url;
-}
-
-/**
- * Sends a message through the page's form; waits for the answer and its
- * tool call. In worker mode (the app's ?worker) the page must have started
- * a Web Worker (the reducer's), in page mode none.
- */
-async function chat(url, { worker = false, ready } = {}) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(new Error(m.text())); });
-  try {
-    await page.goto(worker ? `${url}?worker` : url);
-    if (ready) await page.waitForSelector(ready, { state: 'attached', timeout: TIMEOUT });
-    await page.fill('input', 'What is the weather in Lisbon?');
-    await page.click('button');
-    await page.waitForFunction(() => [...document.querySelectorAll('p.assistant')].some((p) => p.textContent.includes('°C')), null, { timeout: TIMEOUT });
-    await page.waitForFunction(() => !document.querySelector('button').disabled, null, { timeout: TIMEOUT });
-    const texts = await page.$$eval('p', (ps) => ps.map((p) => `${p.className}: ${p.textContent}`));
-    const tools = await page.$$eval('pre', (ps) => ps.map((p) => p.textContent));
-    assert.equal(texts[0], 'user: What is the weather in Lisbon?');
-    assert.ok(texts.some((t) => t.startsWith('assistant: Let me look up')), texts.join('\n'));
-    assert.ok(tools.some((t) => t.startsWith('get_weather({') && t.includes('Lisbon')), tools.join('\n'));
-    assert.deepEqual(errors, []);
-    assert.equal(page.workers().length > 0, worker, worker ? 'no Web Worker runs the reducer' : 'a worker in page mode');
-  } finally {
-    await page.close();
-  }
 }
 
 test('React (vite react-ts): useAgent streams an answer with a tool call under StrictMode, in page and in worker mode', async (t) => {

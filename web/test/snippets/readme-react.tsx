@@ -18,7 +18,7 @@ export function Chat() {
   }
   return (
     <form onSubmit={submit}>
-      {state.messages.map((m) => <p key={m.id} className={m.role}>{textOf(m)}</p>)}
+      {state.messages.filter((m) => m.role !== 'tool').map((m) => <p key={m.id} className={m.role}>{textOf(m)}</p>)}
       {state.toolCalls.map((t) => <pre key={t.id}>{t.name}({t.argsText}) → {t.result}</pre>)}
       {state.error && <p role="alert">The run failed: {state.error.message}</p>}
       {outcome === 'incomplete' && <p>The answer was cut off.</p>}

@@ -8,6 +8,9 @@
 //     the package's .d.ts;
 //   - a framework fixture's component (frameworks/*/…/Chat.*), built and run
 //     by make test-frameworks;
+//   - a block the adoption test (adoption/) builds and runs as shown, read
+//     from the page (runAsShown below): README.md's React example and
+//     docs/demo.md's Vite proxy configuration;
 //   - a piece of a fixture that make test builds and runs: the plain page of
 //     make test-bundlers (bundlers/plain/index.html), the CopilotKit app of
 //     make test-copilotkit (copilotkit/src): every line of the block is a
@@ -23,6 +26,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { install } from '../support/fixture-install.mjs';
+import { codeBlock } from '../support/doc-blocks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -44,6 +48,12 @@ function pagePart(file) {
   if (end < 0) end = lines.length;
   return { page, code: lines.slice(start + 1, end).join('\n').trim() };
 }
+
+/** The blocks web/test/adoption/adoption.test.mjs reads from their pages and builds or runs. */
+const runAsShown = [
+  { page: 'README.md', section: 'React', lang: 'tsx' },
+  { page: 'docs/demo.md', section: 'A front end served elsewhere', lang: 'ts', contains: 'proxy' },
+].map((b) => codeBlock(b.page, b));
 
 const lines = (code) => code.split('\n').map((l) => l.trim()).filter(Boolean);
 
@@ -77,6 +87,7 @@ test('every JS, TS, Svelte, Vue and HTML block of README.md, docs/ and web/READM
     const part = parts.find((p) => p.code === code && p.page === page);
     if (part) { used.add(part.file); continue; }
     if (components.includes(code)) continue;
+    if (runAsShown.some((b) => b.page === page && b.code === code)) continue;
     if (pieces.some((text) => pieceOf(code, text))) continue;
     const elsewhere = parts.find((p) => p.code === code);
     assert.fail(elsewhere

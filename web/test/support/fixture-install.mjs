@@ -1,33 +1,40 @@
 // Installing the test apps (frameworks/, copilotkit/): each fixture's npm
 // packages from its committed package-lock.json, and the package itself from
-// the tarball `make package` packs, unpacked as npm would install it.
+// the tarball `make package` packs, installed by npm.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
-/** npm ci from the lockfile unless node_modules already matches it. */
+/**
+ * npm ci from the committed lockfile unless node_modules already matches it.
+ * A lockfile npm ci refuses (out of step with package.json, an optional
+ * platform package missing) fails the test with npm's message: installs are
+ * what the lockfile says or nothing, and never rewrite it.
+ */
 export function install(dir) {
   const marker = path.join(dir, 'node_modules/.package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(path.join(dir, 'package-lock.json')).mtimeMs) return;
   try {
-    run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], dir);
-  } catch {
-    // npm 11 rejects a lockfile that resolves a dependency's optional
-    // platform packages to none (Next's @next/swc-*): npm install keeps the
-    // locked versions and settles those.
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`npm ci in ${dir} failed (the committed package-lock.json must install as it is):\n${err.stdout ?? ''}${err.stderr ?? ''}`);
   }
 }
 
-/** The package as npm installs it: the packed tarball unpacked into node_modules. */
+/**
+ * The packed tarball installed by npm, as an app adds it (npm checks the
+ * package's peer ranges against the fixture's framework), without saving it
+ * to the fixture's package.json or lockfile.
+ */
 export function installPackage(dir, tarball) {
-  const dest = path.join(dir, 'node_modules/@agui-reducer/web');
-  rmSync(dest, { recursive: true, force: true });
-  mkdirSync(dest, { recursive: true });
-  run('tar', ['-xzf', tarball, '-C', dest, '--strip-components=1'], dir);
+  try {
+    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`npm install ${tarball} in ${dir} failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+  }
 }
 
 /** The tarball `make package` writes for web/ (root: the repository). */

@@ -8,7 +8,7 @@ export function Chat({ worker = false }: { worker?: boolean }) {
   if (error) return <p role="alert">Could not load the agent: {String(error)}</p>;
   return (
     <form onSubmit={(e) => { e.preventDefault(); void send(text); setText(''); }}>
-      {state.messages.map((m) => <p key={m.id} className={m.role}>{textOf(m)}</p>)}
+      {state.messages.filter((m) => m.role !== 'tool').map((m) => <p key={m.id} className={m.role}>{textOf(m)}</p>)}
       {state.toolCalls.map((t) => <pre key={t.id}>{t.name}({t.argsText}) → {t.result}</pre>)}
       <input value={text} onChange={(e) => setText(e.target.value)} />
       <button disabled={state.isLoading}>Send</button>
