@@ -185,7 +185,8 @@ run:
 	$(GO) run ./cmd/agui-demo $(ARGS)
 
 ## test-demo: the demo server's Go test, then the page end to end in headless
-## Chromium (web/test/demo; needs playwright-core in web/node_modules)
+## Chromium (web/test/demo; needs playwright-core in web/node_modules), its
+## layout at 390×844, 768×1024 and 1280×800 included
 test-demo: wasm web/node_modules/.package-lock.json
 	$(GO) test -count=1 ./cmd/agui-demo/
-	cd web && node --test test/demo/demo.e2e.mjs test/demo/resume.e2e.mjs test/demo/thread.e2e.mjs
+	cd web && node --test test/demo/demo.e2e.mjs test/demo/resume.e2e.mjs test/demo/thread.e2e.mjs test/demo/layout.e2e.mjs

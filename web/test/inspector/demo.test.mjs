@@ -265,7 +265,7 @@ test('transcript: a cut stream is noted where it happened, and is not a custom e
   assert.match(notes[0], /^Connection lost and resumed: reconnected (once|\d+ times), no event lost\.$/);
   const custom = await page.locator(tid('custom-event-name')).allTextContents();
   assert.ok(!custom.some((x) => /reconnect/i.test(x)), JSON.stringify(custom));
-  assert.equal(await page.locator(tid('tool-status')).textContent(), 'done');
+  assert.equal(await page.locator(tid('tool-status')).textContent(), 'complete');
   const entries = await page.evaluate(() => window.aguiDemo.inspector.session.entries.filter((e) => e.kind === 'reconnect').length);
   assert.ok(entries >= 1, 'the inspector lists the reconnects');
   // The cut bodies themselves are what the browser reports.
