@@ -59,10 +59,10 @@ export function checkOverflow(el) {
  * or a shadow root's.
  */
 export const overflowCSS = `
-[data-scroll][data-more~="down"] { -webkit-mask-image: linear-gradient(to bottom, #000 calc(100% - 2.2em), transparent); mask-image: linear-gradient(to bottom, #000 calc(100% - 2.2em), transparent); }
-[data-scroll][data-more~="up"] { -webkit-mask-image: linear-gradient(to bottom, transparent, #000 2.2em); mask-image: linear-gradient(to bottom, transparent, #000 2.2em); }
-[data-scroll][data-more~="up"][data-more~="down"] { -webkit-mask-image: linear-gradient(to bottom, transparent, #000 2.2em, #000 calc(100% - 2.2em), transparent); mask-image: linear-gradient(to bottom, transparent, #000 2.2em, #000 calc(100% - 2.2em), transparent); }
-[data-scroll][data-more~="right"]:not([data-more~="down"]):not([data-more~="up"]) { -webkit-mask-image: linear-gradient(to right, #000 calc(100% - 2.5em), transparent); mask-image: linear-gradient(to right, #000 calc(100% - 2.5em), transparent); }
-[data-scroll][data-more~="left"]:not([data-more~="down"]):not([data-more~="up"]) { -webkit-mask-image: linear-gradient(to right, transparent, #000 2.5em); mask-image: linear-gradient(to right, transparent, #000 2.5em); }
-[data-scroll][data-more~="left"][data-more~="right"]:not([data-more~="down"]):not([data-more~="up"]) { -webkit-mask-image: linear-gradient(to right, transparent, #000 2.5em, #000 calc(100% - 2.5em), transparent); mask-image: linear-gradient(to right, transparent, #000 2.5em, #000 calc(100% - 2.5em), transparent); }
+[data-scroll][data-more~="down"] { -webkit-mask-image: linear-gradient(to bottom, #000 calc(100% - var(--fade, 2.2em)), transparent); mask-image: linear-gradient(to bottom, #000 calc(100% - var(--fade, 2.2em)), transparent); }
+[data-scroll][data-more~="up"] { -webkit-mask-image: linear-gradient(to bottom, transparent, #000 var(--fade, 2.2em)); mask-image: linear-gradient(to bottom, transparent, #000 var(--fade, 2.2em)); }
+[data-scroll][data-more~="up"][data-more~="down"] { -webkit-mask-image: linear-gradient(to bottom, transparent, #000 var(--fade, 2.2em), #000 calc(100% - var(--fade, 2.2em)), transparent); mask-image: linear-gradient(to bottom, transparent, #000 var(--fade, 2.2em), #000 calc(100% - var(--fade, 2.2em)), transparent); }
+[data-scroll][data-more~="right"]:not([data-more~="down"]):not([data-more~="up"]) { -webkit-mask-image: linear-gradient(to right, #000 calc(100% - var(--fade, 2.5em)), transparent); mask-image: linear-gradient(to right, #000 calc(100% - var(--fade, 2.5em)), transparent); }
+[data-scroll][data-more~="left"]:not([data-more~="down"]):not([data-more~="up"]) { -webkit-mask-image: linear-gradient(to right, transparent, #000 var(--fade, 2.5em)); mask-image: linear-gradient(to right, transparent, #000 var(--fade, 2.5em)); }
+[data-scroll][data-more~="left"][data-more~="right"]:not([data-more~="down"]):not([data-more~="up"]) { -webkit-mask-image: linear-gradient(to right, transparent, #000 var(--fade, 2.5em), #000 calc(100% - var(--fade, 2.5em)), transparent); mask-image: linear-gradient(to right, transparent, #000 var(--fade, 2.5em), #000 calc(100% - var(--fade, 2.5em)), transparent); }
 `;

@@ -38,7 +38,7 @@ button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent
 .timeline { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; outline: none; }
 .thead, .row { display: grid; grid-template-columns: 4.2em 5.2em minmax(9em, 1.3fr) minmax(0, 1fr) 3.6em 2.6em 1.6em; gap: 6px; align-items: center; padding: 0 8px; white-space: nowrap; }
 .thead { height: 22px; color: var(--muted); font-size: 11px; border-bottom: 1px solid var(--line); background: var(--soft); }
-.scroll { position: relative; overflow: auto; min-height: 0; overscroll-behavior: contain; }
+.scroll { position: relative; overflow: auto; min-height: 0; overscroll-behavior: contain; --fade: 12px; /* less than a row: a selected row at an edge stays readable */ }
 .spacer-y { width: 1px; }
 .rows { position: absolute; left: 0; right: 0; top: 0; will-change: transform; }
 .row { height: 22px; cursor: default; font-variant-numeric: tabular-nums; border-bottom: 1px solid color-mix(in srgb, var(--line) 45%, transparent); }

@@ -8,11 +8,11 @@
 //   node --test web/test/demo/
 //
 // Environment: CHROMIUM (default /usr/bin/chromium), AGUI_DEMO_BIN (a
-// prebuilt server), DEMO_DOCS_SCREENSHOT=1 (also write docs/demo.png).
+// prebuilt server). The docs' pictures are make docs-screenshots'.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -406,8 +406,5 @@ test('overview screenshot', { timeout: TIMEOUT }, async (t) => {
   await page.evaluate(() => { document.querySelector('[data-testid="conversation"]').scrollTop -= 12; });
   await page.waitForTimeout(700); // the state panel's change highlight fades
   await shot(page, 'overview');
-  if (process.env.DEMO_DOCS_SCREENSHOT) {
-    copyFileSync(path.join(outDir, 'demo-overview.png'), path.join(root, 'docs', 'demo.png'));
-  }
   noProblems(page);
 });

@@ -287,8 +287,8 @@ test('keyboard: arrows, Page keys, Home and End step through the events and show
   assert.deepEqual(problems, []);
 });
 
-test('diff, lanes and a screenshot (docs/inspector.png with INSPECTOR_DOCS_SCREENSHOT=1)', async () => {
-  const { mkdir, copyFile } = await import('node:fs/promises');
+test('diff, lanes and a screenshot (test-output/inspector-*.png)', async () => {
+  const { mkdir } = await import('node:fs/promises');
   const res = await page.evaluate(async () => {
     const { inspector } = window.t;
     const lines = [
@@ -322,7 +322,6 @@ test('diff, lanes and a screenshot (docs/inspector.png with INSPECTOR_DOCS_SCREE
   await page.locator('agui-inspector').screenshot({ path: join(repoDir, 'test-output/inspector-lanes.png') });
   await page.evaluate(() => { window.t.inspector.tab = 'diff'; });
   await page.locator('agui-inspector').screenshot({ path: join(repoDir, 'test-output/inspector-diff.png') });
-  if (process.env.INSPECTOR_DOCS_SCREENSHOT === '1') await copyFile(join(repoDir, 'test-output/inspector-diff.png'), join(repoDir, 'docs/inspector.png'));
   assert.deepEqual(problems, []);
 });
 
