@@ -34,7 +34,7 @@ button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent
 .main { display: grid; grid-template-columns: minmax(0, 1.05fr) minmax(0, 1fr); min-height: 0; }
 /* Side by side only when both halves have room for their columns; stacked, the timeline keeps its ids and sizes down to a phone's width. */
 @container (max-width: 900px) { .main { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(160px, 1fr) minmax(0, 1.2fr); } .detail { border-left: 0 !important; border-top: 1px solid var(--line); } }
-@container (max-width: 520px) { .col-ids, .col-size { display: none; } .thead, .row { grid-template-columns: 3.4em 4.6em minmax(0, 1fr) 2.6em 1.6em; } }
+@container (max-width: 520px) { .col-ids, .col-size { display: none; } }
 .timeline { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; outline: none; }
 .thead, .row { display: grid; grid-template-columns: 4.2em 5.2em minmax(9em, 1.3fr) minmax(0, 1fr) 3.6em 2.6em 1.6em; gap: 6px; align-items: center; padding: 0 8px; white-space: nowrap; }
 .thead { height: 22px; color: var(--muted); font-size: 11px; border-bottom: 1px solid var(--line); background: var(--soft); }
@@ -115,4 +115,6 @@ h4:first-child { margin-top: 0; }
 .drop { position: absolute; inset: 0; display: grid; place-items: center; background: color-mix(in srgb, var(--accent) 14%, transparent); border: 2px dashed var(--accent); border-radius: 10px; font-size: 14px; font-weight: 600; pointer-events: none; }
 .toast { position: absolute; right: 10px; bottom: 10px; background: var(--fg); color: var(--bg); padding: 4px 10px; border-radius: 6px; font-size: 11px; }
 .hint { color: var(--muted); font-size: 11px; }
+/* Without the ids and size columns (a phone), the type takes their room (after the rows' own columns, to win). */
+@container (max-width: 520px) { .thead, .row { grid-template-columns: 3.4em 4.6em minmax(0, 1fr) 2.6em 1.6em; } }
 `;
