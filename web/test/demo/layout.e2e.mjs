@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium, startDemoServer } from '../support/chromium.mjs';
 import { layoutProblems, composerProblems, textOffsetFrom, lineBreaks } from '../support/layout.mjs';
-import { openDemo, converse, setInspector, narrow, frames, demoReady, tid } from '../support/demo-page.mjs';
+import { openDemo, converse, sendMessage, setInspector, narrow, frames, demoReady, tid } from '../support/demo-page.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const outDir = path.join(root, 'test-output');
@@ -175,6 +175,13 @@ for (const size of SIZES) {
         assert.equal(l.clipped, false);
       }
       await checkLayout(page, size, 'lanes');
+    }
+    // Beside the chat (on a phone and a tablet it covers it): a message sent with the inspector
+    // open (the composer narrower), then the inspector closed: the textarea is one line again,
+    // level with Send.
+    if (!phone) {
+      await sendMessage(page, 'How does it work?', { scenario: 'state' });
+      await checkLayout(page, size, 'sent-inspector');
     }
     await setInspector(page, false);
     await checkLayout(page, size, 'closed');
