@@ -72,11 +72,21 @@ export function setCode(pre, text) {
     const t = i < lines.length - 1 ? `${line}\n` : line;
     let node = kids[i];
     if (!node) { node = el('span.ln'); pre.append(node); }
-    if (node.textContent !== t) node.textContent = t;
+    if (node.textContent !== t) fillLine(node, t);
     const indent = line.length - line.trimStart().length;
     if (node.indent !== indent) { node.indent = indent; node.style.setProperty('--in', String(Math.min(indent, 40))); }
   });
   while (kids.length > lines.length) pre.lastElementChild.remove();
+}
+
+// A line's text, with a break opportunity (<wbr>: no text) after each part
+// of a URL (a slash not in "://", #, ?, &), so a long URL wraps between its
+// parts rather than inside one.
+function fillLine(node, t) {
+  if (t.length < 30 || !/[/#?&]/.test(t)) { node.textContent = t; return; }
+  const parts = t.split(/(?<=[^:/]\/|[#?&])/);
+  node.replaceChildren();
+  parts.forEach((p, i) => { if (i > 0) node.append(document.createElement('wbr')); node.append(p); });
 }
 
 /**

@@ -126,17 +126,25 @@ for (const size of SIZES) {
     if (phone) { await page.click(tid('side-toggle')); await frames(page); }
     await checkLayout(page, size, 'state');
     const wrapped = await page.locator(`${tid('state-panel')} .ln`).evaluateAll((lines) => lines.map((ln) => {
+      // From the first non-space character to the end (a URL's parts are text nodes between <wbr>s).
       const text = ln.firstChild;
       const start = text.data.length - text.data.trimStart().length;
       const r = document.createRange();
       r.setStart(text, start);
-      r.setEnd(text, text.data.replace(/\n$/, '').length);
+      r.setEnd(ln, ln.childNodes.length);
       const rects = [...r.getClientRects()].filter((x) => x.width > 0);
-      return { text: text.data.trim().slice(0, 30), first: rects[0]?.left, rest: rects.slice(1).map((x) => x.left) };
+      const lines = [];
+      for (const x of rects) if (!lines.length || x.top > lines[lines.length - 1].top + 2) lines.push(x);
+      return { text: ln.textContent.trim().slice(0, 30), first: lines[0]?.left, rest: lines.slice(1).map((x) => x.left) };
     }));
     const continued = wrapped.filter((l) => l.rest.length);
     assert.ok(continued.length > 0, 'some line of the state wraps at this width');
     for (const l of continued) for (const x of l.rest) assert.ok(x > l.first, `a wrapped line (${l.text}) goes on right of where it began`);
+    // A URL too long for the box wraps after one of its parts (a slash), not inside one.
+    for (const ln of await page.locator(`${tid('state-panel')} .ln`, { hasText: '"url"' }).all()) {
+      const breaks = await lineBreaks(page, ln);
+      assert.ok(breaks.every((c) => /[\s/#?&:-]/.test(c)), `a URL wraps between its parts (or at a hyphen): ${JSON.stringify(breaks)}`);
+    }
     const runBreaks = await lineBreaks(page, tid('info-run'));
     assert.ok(runBreaks.every((c) => c === '-'), `the run id breaks after hyphens only: ${JSON.stringify(runBreaks)}`);
     for (const v of await page.locator(`${tid('custom-log')} .log-value`).all()) {

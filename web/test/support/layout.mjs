@@ -7,9 +7,10 @@
 // - a scroll container (overflow auto or scroll on that axis) with a
 //   visible scrollbar on that axis (classic scrollbars take room: the box's
 //   offset size exceeds its client size and borders), or one that is
-//   declared with a data-scroll attribute and shows its affordance
-//   (data-overflowing set, e.g. a fade and a "more" control, which overlay
-//   scrollbars on phones and macOS do not give);
+//   declared with a data-scroll attribute and shows its affordance on that
+//   axis (data-overflowing "true" and data-more naming a side of that axis,
+//   which the page's stylesheet fades; overlay scrollbars on phones and
+//   macOS show nothing);
 // - one line cut with an ellipsis (text-overflow: ellipsis) whose whole
 //   text is in its title attribute.
 // The open shadow roots (the inspector) are checked too.
@@ -74,14 +75,22 @@ export async function layoutProblems(page, { ignore = [] } = {}) {
       const bt = parseFloat(cs.borderTopWidth) + parseFloat(cs.borderBottomWidth);
       const scrollbarY = el.offsetWidth - el.clientWidth - bl > 1;
       const scrollbarX = el.offsetHeight - el.clientHeight - bt > 1;
-      const declared = el.hasAttribute('data-scroll') && el.dataset.overflowing === 'true';
+      // Declared, and showing (data-more) that there is more on that axis.
+      // The affordance painted: a fade (mask) on the box, or a visible ::after (an opaque fade at its foot).
+      const after = getComputedStyle(el, '::after');
+      const painted = (cs.maskImage && cs.maskImage !== 'none') || (cs.webkitMaskImage && cs.webkitMaskImage !== 'none')
+        || (after.content !== 'none' && after.content !== 'normal' && Number(after.opacity) > 0);
+      const declared = el.hasAttribute('data-scroll') && el.dataset.overflowing === 'true' && painted;
+      const more = (el.dataset.more ?? '').split(' ');
+      const declaredX = declared && (more.includes('left') || more.includes('right'));
+      const declaredY = declared && (more.includes('up') || more.includes('down'));
       const ellipsis = cs.textOverflow === 'ellipsis' && cs.whiteSpace === 'nowrap' && !overY
         && (el.title || el.closest('[title]')?.title || '').trim() !== '';
       const scrolls = (v) => v === 'auto' || v === 'scroll';
-      if (overX && !(scrolls(cs.overflowX) && (scrollbarX || declared)) && !ellipsis) {
+      if (overX && !(scrolls(cs.overflowX) && (scrollbarX || declaredX)) && !ellipsis) {
         problems.push(`${name(el)} clips its content sideways: ${el.scrollWidth}px in ${el.clientWidth}px, no scroll affordance`);
       }
-      if (overY && !(scrolls(cs.overflowY) && (scrollbarY || declared))) {
+      if (overY && !(scrolls(cs.overflowY) && (scrollbarY || declaredY))) {
         const what = el.localName === 'textarea' && el.value === '' ? ' (its placeholder)' : '';
         problems.push(`${name(el)} clips its content${what}: ${el.scrollHeight}px in ${el.clientHeight}px, no scroll affordance`);
       }
