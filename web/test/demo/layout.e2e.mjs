@@ -9,7 +9,9 @@
 // indentation and ids break at hyphens, a tool result cut short says so,
 // one word for a finished tool call, the inspector keeps its columns and
 // lane labels whole, and a reload keeps the custom events and shows the
-// thread in the inspector as loaded from the relay.
+// thread in the inspector as loaded from the relay. Then the other
+// scenarios (reasoning, parallel tools, activity, an interrupt, an error)
+// and every tab of the inspector, checked the same way.
 //
 // Needs `make wasm`; builds the server (go build) unless AGUI_DEMO_BIN.
 // Screenshots go to test-output/layout-<width>-<step>.png.
@@ -211,6 +213,39 @@ for (const size of SIZES) {
     assert.equal(await inspector.locator('[data-view="conversation"] .msg').count(), messages);
     await checkLayout(page, size, 'reloaded');
     await setInspector(page, false);
+    assert.deepEqual(page.problems, []);
+  });
+}
+
+for (const size of SIZES) {
+  const [w, h] = size;
+  test(`layout at ${w}×${h}: the other scenarios (reasoning, parallel tools, activity, interrupt, error) and every inspector tab`, { timeout: TIMEOUT }, async (t) => {
+    const page = await openDemo(context, url, { viewport: { width: w, height: h } });
+    t.after(() => page.close());
+    await sendMessage(page, 'Think it through: 20 heads and 56 legs', { scenario: 'reasoning' });
+    await page.click(tid('reasoning-summary')); // the reasoning unfolded
+    await checkLayout(page, size, 'reasoning');
+    await sendMessage(page, 'Weather in Paris and the time in Tokyo, in parallel', { scenario: 'parallel-tools' });
+    assert.deepEqual(await page.locator(tid('tool-status')).allTextContents(), ['complete', 'complete']);
+    await checkLayout(page, size, 'parallel-tools');
+    await sendMessage(page, 'Deploy the demo to staging and show the plan', { scenario: 'activity' });
+    await checkLayout(page, size, 'activity');
+    await sendMessage(page, 'Delete report-draft.txt', { scenario: 'interrupt' });
+    assert.ok(await page.isVisible(tid('interrupt')));
+    await checkLayout(page, size, 'interrupt');
+    await sendMessage(page, 'Summarise the quarterly report', { scenario: 'error' });
+    assert.ok(await page.isVisible(tid('error-banner')));
+    await checkLayout(page, size, 'error');
+    if (await narrow(page)) {
+      await page.click(tid('side-toggle'));
+      await checkLayout(page, size, 'error-state');
+      await page.click(tid('side-close'));
+    }
+    await setInspector(page, true);
+    for (const tab of ['conversation', 'state', 'event', 'diff', 'lanes']) {
+      await page.locator(tid('inspector')).evaluate((x, name) => { x.tab = name; x.flush(); }, tab);
+      await checkLayout(page, size, `inspector-${tab}`);
+    }
     assert.deepEqual(page.problems, []);
   });
 }
