@@ -227,6 +227,10 @@ function render() {
     setCode(ui.state, s.state === undefined || s.state === null ? 'null' : pretty(s.state));
     if ('state' in last) flash(ui.state);
   }
+  if (liveAttach && s.status === 'running' && s.runId) {
+    liveAttach = false;
+    dropKept(s.runId); // the run going on at the reload brings its events again
+  }
   if (s.threadId !== last.threadId || s.runId !== last.runId) {
     ui.info.thread.textContent = s.threadId || '—';
     ui.info.run.textContent = s.runId || '—';
@@ -250,23 +254,29 @@ function flash(node) {
 
 // The custom events (and diagnostics) the thread brought, newest first: the
 // state does not hold them, so the tab keeps them with its thread
-// (sessionStorage), and a reload shows them again.
+// (sessionStorage), and a reload shows them again. A run going on at the
+// reload is streamed again from its first frame: its events kept from
+// before are dropped when it comes (each item knows its run).
 const LOG_MAX = 200;
-let logItems = []; // [{time, kind, name, text}], oldest first
+let logItems = []; // [{time, kind, name, text, run}], oldest first
 let logSaving = 0;
+const logNodes = new WeakMap(); // item → its <li>
+const keptItems = new WeakSet(); // the items restoreLog brought back
+let liveAttach = false; // a run going on at the reload is being attached to
 
 function logEvent(kind, name, value) {
   const time = new Date().toLocaleTimeString([], { hour12: false });
   let text = typeof value === 'string' ? value : compactJSON(value);
   if (text && text.length > 400) text = `${text.slice(0, 400)}…`;
-  const item = { time, kind, name, text: text ?? '' };
+  const item = { time, kind, name, text: text ?? '', run: reducer?.state.runId ?? '' };
   logItems.push(item);
   if (logItems.length > LOG_MAX) logItems.splice(0, logItems.length - LOG_MAX);
   showLogItem(item);
   saveLog();
 }
 
-function showLogItem({ time, kind, name, text }) {
+function showLogItem(item) {
+  const { time, kind, name, text } = item;
   const li = el('li', { testid: 'custom-event' },
     el('span.log-time', { text: time }),
     el(`span.log-name.log-${kind}`, { testid: 'custom-event-name', text: name }),
@@ -274,17 +284,35 @@ function showLogItem({ time, kind, name, text }) {
   li.dataset.kind = kind;
   ui.log.querySelector('.empty')?.remove();
   ui.log.prepend(li);
+  logNodes.set(item, li);
   while (ui.log.children.length > LOG_MAX) ui.log.lastChild.remove();
   ui.logCount.textContent = String(ui.log.querySelectorAll('[data-testid="custom-event"]').length);
 }
 
+/** Drops the kept items of run (it is being streamed again from its start). */
+function dropKept(run) {
+  const drop = logItems.filter((x) => keptItems.has(x) && x.run === run);
+  if (!drop.length) return;
+  for (const x of drop) logNodes.get(x)?.remove();
+  logItems = logItems.filter((x) => !drop.includes(x));
+  ui.logCount.textContent = String(ui.log.querySelectorAll('[data-testid="custom-event"]').length);
+  if (!ui.log.children.length) ui.log.append(el('li.empty', { text: 'No custom events yet.' }));
+  saveLog();
+}
+
 function saveLog() {
   if (logSaving) return;
-  logSaving = setTimeout(() => {
-    logSaving = 0;
-    sessionSet(`log.${thread.id}`, JSON.stringify(logItems));
-  }, 100);
+  logSaving = setTimeout(flushLog, 100);
 }
+
+function flushLog() {
+  if (!logSaving) return;
+  clearTimeout(logSaving);
+  logSaving = 0;
+  sessionSet(`log.${thread.id}`, JSON.stringify(logItems));
+}
+// A reload within the 100 ms still finds the latest.
+addEventListener('pagehide', flushLog);
 
 /** Shows the log the tab kept for the thread (after a reload), or an empty one. */
 function restoreLog() {
@@ -292,10 +320,11 @@ function restoreLog() {
   logSaving = 0;
   let kept = [];
   try { kept = JSON.parse(sessionGet(`log.${thread.id}`) || '[]'); } catch { kept = []; }
-  logItems = Array.isArray(kept) ? kept.filter((x) => x && typeof x.name === 'string').slice(-LOG_MAX) : [];
+  logItems = (Array.isArray(kept) ? kept.filter((x) => x && typeof x.name === 'string').slice(-LOG_MAX) : [])
+    .map((x) => ({ time: String(x.time ?? ''), kind: String(x.kind ?? 'custom'), name: x.name, text: String(x.text ?? ''), run: String(x.run ?? '') }));
   ui.log.replaceChildren(el('li.empty', { text: 'No custom events yet.' }));
   ui.logCount.textContent = '0';
-  for (const item of logItems) showLogItem({ time: String(item.time ?? ''), kind: String(item.kind ?? 'custom'), name: item.name, text: String(item.text ?? '') });
+  for (const item of logItems) { keptItems.add(item); showLogItem(item); }
   diagnostics = logItems.filter((x) => x.kind === 'diagnostic').length;
   ui.info.diagnostics.textContent = String(diagnostics);
 }
@@ -417,9 +446,11 @@ async function openThread(shown) {
     };
     const res = await loadThread(reducer, endpoint, id, {
       threadKey: thread.key, persist: 'agui-demo', signal: ctrl.signal,
-      onLoad: () => { document.body.dataset.thread = 'relay'; mark('relay'); shown?.(); },
+      onLoad: () => { document.body.dataset.thread = 'relay'; mark('relay'); liveAttach = true; shown?.(); },
     });
     mark(res.source);
+    // A run streamed again whose frames came too fast for a frame of render(): its kept events go now.
+    if (liveAttach) { liveAttach = false; if (res.outcome !== 'failed' && reducer.state.runId) dropKept(reducer.state.runId); }
     if (thread.id !== id) { await res.persist?.stop(); return; } // a new chat meanwhile
     persisting = res.persist;
     document.body.dataset.thread = res.source;
