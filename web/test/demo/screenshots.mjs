@@ -92,9 +92,8 @@ async function main() {
       i.tab = 'lanes';
       i.shadowRoot.querySelector('.scroll').scrollTop = Math.max(0, k * 22 - 90); // the picked row among its neighbours
       document.activeElement?.blur();
-      const c = document.querySelector('[data-testid="conversation"]');
-      const card = document.querySelector('[data-testid="tool-call"]');
-      c.scrollTop = card.offsetTop - 80;
+      // The chat from its start: the question, the tool call whose result is picked.
+      document.querySelector('[data-testid="conversation"]').scrollTop = 0;
     });
     await frames(page);
     await page.waitForTimeout(300);
