@@ -3,7 +3,7 @@ GO        ?= go
 WASM_PATH := $(shell $(GO) env GOROOT)/lib/wasm
 FUZZTIME  ?= 10s
 
-.PHONY: all test package test-adoption test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures test-relay bench-relay
+.PHONY: all test package test-adoption test-bundlers test-frameworks test-copilotkit test-go test-wasm test-js test-browser test-demo test-inspector bench-inspector test-robustness test-bench vet fuzz bench bench-legacy wasm run clean docs-figures docs-screenshots test-relay bench-relay
 
 all: test
 
@@ -46,6 +46,13 @@ wasm:
 ## built module is more than 1% off the recorded sizes
 docs-figures: wasm
 	$(GO) run ./cmd/docs-figures
+
+## docs-screenshots: docs/demo.png and docs/inspector.png taken from the
+## current demo in headless Chromium, and the hash of the sources they show
+## in docs/screenshots.json; go test ./docs/ fails when the page changed and
+## they were not taken again (web/test/demo/screenshots.mjs)
+docs-screenshots: wasm web/node_modules/.package-lock.json
+	node web/test/demo/screenshots.mjs
 
 ## test-wasm: the bridge and the reducer as js/wasm under node
 test-wasm:
@@ -197,7 +204,8 @@ run:
 	$(GO) run ./cmd/agui-demo $(ARGS)
 
 ## test-demo: the demo server's Go test, then the page end to end in headless
-## Chromium (web/test/demo; needs playwright-core in web/node_modules)
+## Chromium (web/test/demo; needs playwright-core in web/node_modules), its
+## layout at 390×844, 768×1024 and 1280×800 included
 test-demo: wasm web/node_modules/.package-lock.json
 	$(GO) test -count=1 ./cmd/agui-demo/
-	cd web && node --test test/demo/demo.e2e.mjs test/demo/resume.e2e.mjs test/demo/thread.e2e.mjs
+	cd web && node --test test/demo/demo.e2e.mjs test/demo/resume.e2e.mjs test/demo/thread.e2e.mjs test/demo/layout.e2e.mjs

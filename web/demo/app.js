@@ -7,12 +7,13 @@
 // browser's copy (IndexedDB), and attaches to its run if one is going on.
 import { loadReducer, loadThread, persistThread, newThreadKey, threadHeaders } from '../agui.js';
 import '../src/inspector/entry.js'; // <agui-inspector>: the Inspect panel
-import { el, pretty, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
+import { watchOverflow, overflowCSS } from '../src/inspector/overflow.js';
+import { el, pretty, compactJSON, setCode, codeBox, MessageList, renderInterrupts, renderSteps, renderSubagents } from './view.js';
 
 const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 const ui = {
   status: $('run-status'),
-  statusLabel: $('run-status').querySelector('.label'),
+  statusLabel: $('run-status').querySelector('.status-label'),
   endpoint: $('endpoint'),
   scenario: $('scenario'),
   newChat: $('new-chat'),
@@ -223,8 +224,12 @@ function render() {
   }
   if (s.subagents !== last.subagents) renderSubagents(ui.subagents, s.subagents);
   if (s.state !== last.state) {
-    ui.state.textContent = s.state === undefined || s.state === null ? 'null' : pretty(s.state);
+    setCode(ui.state, s.state === undefined || s.state === null ? 'null' : pretty(s.state));
     if ('state' in last) flash(ui.state);
+  }
+  if (liveAttach && s.status === 'running' && s.runId) {
+    liveAttach = false;
+    dropKept(s.runId); // the run going on at the reload brings its events again
   }
   if (s.threadId !== last.threadId || s.runId !== last.runId) {
     ui.info.thread.textContent = s.threadId || '—';
@@ -247,19 +252,81 @@ function flash(node) {
   node.classList.add('flash');
 }
 
+// The custom events (and diagnostics) the thread brought, newest first: the
+// state does not hold them, so the tab keeps them with its thread
+// (sessionStorage), and a reload shows them again. A run going on at the
+// reload is streamed again from its first frame: its events kept from
+// before are dropped when it comes (each item knows its run).
+const LOG_MAX = 200;
+let logItems = []; // [{time, kind, name, text, run}], oldest first
+let logSaving = 0;
+const logNodes = new WeakMap(); // item → its <li>
+const keptItems = new WeakSet(); // the items restoreLog brought back
+let liveAttach = false; // a run going on at the reload is being attached to
+
 function logEvent(kind, name, value) {
   const time = new Date().toLocaleTimeString([], { hour12: false });
-  let text = typeof value === 'string' ? value : JSON.stringify(value);
+  let text = typeof value === 'string' ? value : compactJSON(value);
   if (text && text.length > 400) text = `${text.slice(0, 400)}…`;
+  const item = { time, kind, name, text: text ?? '', run: reducer?.state.runId ?? '' };
+  logItems.push(item);
+  if (logItems.length > LOG_MAX) logItems.splice(0, logItems.length - LOG_MAX);
+  showLogItem(item);
+  saveLog();
+}
+
+function showLogItem(item) {
+  const { time, kind, name, text } = item;
   const li = el('li', { testid: 'custom-event' },
     el('span.log-time', { text: time }),
     el(`span.log-name.log-${kind}`, { testid: 'custom-event-name', text: name }),
-    el('code.log-value', { text: text ?? '' }));
+    el('code.log-value', { text }));
   li.dataset.kind = kind;
   ui.log.querySelector('.empty')?.remove();
   ui.log.prepend(li);
-  while (ui.log.children.length > 200) ui.log.lastChild.remove();
+  logNodes.set(item, li);
+  while (ui.log.children.length > LOG_MAX) ui.log.lastChild.remove();
   ui.logCount.textContent = String(ui.log.querySelectorAll('[data-testid="custom-event"]').length);
+}
+
+/** Drops the kept items of run (it is being streamed again from its start). */
+function dropKept(run) {
+  const drop = logItems.filter((x) => keptItems.has(x) && x.run === run);
+  if (!drop.length) return;
+  for (const x of drop) logNodes.get(x)?.remove();
+  logItems = logItems.filter((x) => !drop.includes(x));
+  ui.logCount.textContent = String(ui.log.querySelectorAll('[data-testid="custom-event"]').length);
+  if (!ui.log.children.length) ui.log.append(el('li.empty', { text: 'No custom events yet.' }));
+  saveLog();
+}
+
+function saveLog() {
+  if (logSaving) return;
+  logSaving = setTimeout(flushLog, 100);
+}
+
+function flushLog() {
+  if (!logSaving) return;
+  clearTimeout(logSaving);
+  logSaving = 0;
+  sessionSet(`log.${thread.id}`, JSON.stringify(logItems));
+}
+// A reload within the 100 ms still finds the latest.
+addEventListener('pagehide', flushLog);
+
+/** Shows the log the tab kept for the thread (after a reload), or an empty one. */
+function restoreLog() {
+  clearTimeout(logSaving);
+  logSaving = 0;
+  let kept = [];
+  try { kept = JSON.parse(sessionGet(`log.${thread.id}`) || '[]'); } catch { kept = []; }
+  logItems = (Array.isArray(kept) ? kept.filter((x) => x && typeof x.name === 'string').slice(-LOG_MAX) : [])
+    .map((x) => ({ time: String(x.time ?? ''), kind: String(x.kind ?? 'custom'), name: x.name, text: String(x.text ?? ''), run: String(x.run ?? '') }));
+  ui.log.replaceChildren(el('li.empty', { text: 'No custom events yet.' }));
+  ui.logCount.textContent = '0';
+  for (const item of logItems) { keptItems.add(item); showLogItem(item); }
+  diagnostics = logItems.filter((x) => x.kind === 'diagnostic').length;
+  ui.info.diagnostics.textContent = String(diagnostics);
 }
 
 function onCustom(ev) {
@@ -369,10 +436,21 @@ async function openThread(shown) {
   setBusy(true);
   const id = thread.id;
   try {
+    let marked = false;
+    // The inspector saw only restores: it starts from the thread as loaded, marked so.
+    const mark = (source) => {
+      if (marked || thread.id !== id) return;
+      marked = true;
+      if (source === 'relay') ui.inspector.startFrom?.('loaded from the relay');
+      else if (source === 'cache') ui.inspector.startFrom?.("loaded from the browser's copy");
+    };
     const res = await loadThread(reducer, endpoint, id, {
       threadKey: thread.key, persist: 'agui-demo', signal: ctrl.signal,
-      onLoad: () => { document.body.dataset.thread = 'relay'; shown?.(); },
+      onLoad: () => { document.body.dataset.thread = 'relay'; mark('relay'); liveAttach = true; shown?.(); },
     });
+    mark(res.source);
+    // A run streamed again whose frames came too fast for a frame of render(): its kept events go now.
+    if (liveAttach) { liveAttach = false; if (res.outcome !== 'failed' && reducer.state.runId) dropKept(reducer.state.runId); }
     if (thread.id !== id) { await res.persist?.stop(); return; } // a new chat meanwhile
     persisting = res.persist;
     document.body.dataset.thread = res.source;
@@ -392,10 +470,27 @@ async function openThread(shown) {
 
 // ---- wiring ----------------------------------------------------------------------
 
+// The textarea is one line until the text needs more (an empty one's
+// placeholder never makes it taller), and the placeholder is the long one
+// only where it fits on that line.
 function autosize() {
+  if (ui.input.value === '') { ui.input.style.height = ''; return; }
   ui.input.style.height = 'auto';
-  ui.input.style.height = `${Math.min(ui.input.scrollHeight, 160)}px`;
+  ui.input.style.height = `${Math.min(ui.input.scrollHeight + ui.input.offsetHeight - ui.input.clientHeight, 160)}px`;
 }
+
+const PLACEHOLDERS = ['Message the agent…  (Enter sends, Shift+Enter for a new line)', 'Message the agent…'];
+let measure = null;
+function fitPlaceholder() {
+  const cs = getComputedStyle(ui.input);
+  const room = ui.input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  if (!(room > 0)) return;
+  measure ??= document.createElement('canvas').getContext('2d');
+  measure.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const fits = PLACEHOLDERS.find((p) => measure.measureText(p).width <= room - 2) ?? PLACEHOLDERS[PLACEHOLDERS.length - 1];
+  if (ui.input.placeholder !== fits) ui.input.placeholder = fits;
+}
+new ResizeObserver(() => { fitPlaceholder(); autosize(); }).observe(ui.input);
 
 ui.composer.addEventListener('submit', (e) => {
   e.preventDefault();
@@ -408,7 +503,6 @@ ui.input.addEventListener('keydown', (e) => {
   }
 });
 ui.input.addEventListener('input', autosize);
-if (matchMedia('(max-width: 600px)').matches) ui.input.placeholder = 'Message the agent…';
 ui.stop.addEventListener('click', () => { stopping = true; controller?.abort(); });
 ui.bannerClose.addEventListener('click', () => {
   dismissed = reducer?.state.error ?? null;
@@ -422,10 +516,7 @@ ui.newChat.addEventListener('click', () => {
   notes.length = 0;
   decisions.clear();
   extras++;
-  ui.log.replaceChildren(el('li.empty', { text: 'No custom events yet.' }));
-  ui.logCount.textContent = '0';
-  diagnostics = 0;
-  ui.info.diagnostics.textContent = '0';
+  restoreLog(); // the new thread's: empty
   schedule();
   ui.input.focus();
 });
@@ -460,6 +551,16 @@ if (params.get('inspect') === '1' || store.get('inspect', '') === '1') toggleIns
 document.querySelectorAll('[data-suggest]').forEach((b) => {
   b.addEventListener('click', () => send(b.dataset.suggest));
 });
+
+// The boxes that scroll fade at an edge with more (overlay scrollbars show nothing until scrolled).
+if ('adoptedStyleSheets' in document) {
+  const fades = new CSSStyleSheet();
+  fades.replaceSync(overflowCSS);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, fades];
+}
+for (const box of [ui.scroller, document.getElementById('side'), ui.log]) watchOverflow(box);
+codeBox(ui.state, 'shared state');
+restoreLog();
 
 setBusy(false);
 setStatus('loading', 'loading reducer…');

@@ -13,6 +13,7 @@
 // changed, and streamed text is appended to the existing Text node.
 
 import { h } from '../src/inspector/dom.js'; // the package's element builder
+import { watchOverflow } from '../src/inspector/overflow.js'; // boxes that say they scroll
 import { renderMarkdown } from './markdown.js';
 
 /** el('div.a.b', {testid: 'x', hidden: true}, child…): h with testid for data-testid. */
@@ -38,6 +39,76 @@ export function pretty(value) {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * JSON on one line with a space after each comma and colon, so that a
+ * narrow box wraps it between values rather than inside a word.
+ */
+export function compactJSON(value) {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : compactJSON(v))).join(', ')}]`;
+  const parts = [];
+  for (const [k, v] of Object.entries(value)) if (v !== undefined && typeof v !== 'function') parts.push(`${JSON.stringify(k)}: ${compactJSON(v)}`);
+  return `{${parts.join(', ')}}`;
+}
+
+/**
+ * Puts text in a code box, one block a line: a line too long for the box
+ * wraps with its continuation indented under the line's own indentation
+ * (indented JSON stays readable in a narrow box), and the text (its
+ * textContent) is the text given. Lines that did not change keep their
+ * nodes (streamed arguments grow at the end).
+ */
+export function setCode(pre, text) {
+  text = String(text ?? '');
+  if (pre.codeText === text) return;
+  pre.codeText = text;
+  if ([...pre.childNodes].some((n) => n.nodeType !== Node.ELEMENT_NODE)) pre.replaceChildren();
+  const lines = text.split('\n');
+  const kids = pre.children;
+  lines.forEach((line, i) => {
+    const t = i < lines.length - 1 ? `${line}\n` : line;
+    let node = kids[i];
+    if (!node) { node = el('span.ln'); pre.append(node); }
+    if (node.textContent !== t) fillLine(node, t);
+    const indent = line.length - line.trimStart().length;
+    if (node.indent !== indent) { node.indent = indent; node.style.setProperty('--in', String(Math.min(indent, 40))); }
+  });
+  while (kids.length > lines.length) pre.lastElementChild.remove();
+}
+
+// A line's text, with a break opportunity (<wbr>: no text) after each part
+// of a URL (a slash not in "://", #, ?, &), so a long URL wraps between its
+// parts rather than inside one.
+function fillLine(node, t) {
+  if (t.length < 30 || !/[/#?&]/.test(t)) { node.textContent = t; return; }
+  const parts = t.split(/(?<=[^:/]\/|[#?&])/);
+  node.replaceChildren();
+  parts.forEach((p, i) => { if (i > 0) node.append(document.createElement('wbr')); node.append(p); });
+}
+
+/**
+ * Wraps a code box cut at its max-height in a frame with a "Show all"
+ * control: while the content is taller than the box, the box fades at the
+ * edge with more and the control shows; it lifts the max-height (and puts
+ * it back). Returns the frame.
+ */
+export function codeBox(pre, what = 'content') {
+  const more = el('button.more', { type: 'button', testid: 'show-all', 'aria-expanded': 'false', text: 'Show all' });
+  const frame = el('div.codebox');
+  pre.replaceWith?.(frame);
+  frame.append(pre, more);
+  more.title = `Show all of the ${what} (the box scrolls)`;
+  more.addEventListener('click', () => {
+    const open = !frame.classList.contains('expanded');
+    frame.classList.toggle('expanded', open);
+    more.setAttribute('aria-expanded', String(open));
+    more.textContent = open ? 'Show less' : 'Show all';
+  });
+  watchOverflow(pre);
+  return frame;
 }
 
 /** A tool result is a string; show JSON results indented. */
@@ -91,12 +162,13 @@ function contentText(content) {
  * streaming, running (arguments complete, no result yet, the run going on),
  * awaiting approval (an interrupt names it), awaiting a result (the run
  * ended without one: a tool the page runs), rejected (the user said no),
- * done or failed.
+ * complete (the state's word for a call with its result, as the inspector
+ * shows it) or failed.
  */
 export function toolPhase(tc, ctx = {}) {
   if (tc.error !== undefined && tc.error !== null) return 'failed';
   if (ctx.decisions?.get(tc.id) === false) return 'rejected';
-  if (tc.result !== undefined) return 'done';
+  if (tc.result !== undefined) return 'complete';
   if (tc.status === 'running') return 'streaming arguments';
   if ((ctx.interrupts ?? []).some((i) => i && i.toolCallId === tc.id)) return 'awaiting approval';
   if (ctx.runStatus === 'running') return 'running';
@@ -106,7 +178,7 @@ export function toolPhase(tc, ctx = {}) {
 
 const PHASE_BADGE = {
   'streaming arguments': 'running', running: 'running', 'awaiting approval': 'interrupt', 'awaiting result': 'interrupt',
-  rejected: 'rejected', done: 'complete', failed: 'error',
+  rejected: 'rejected', complete: 'complete', failed: 'error',
 };
 
 class ToolCard {
@@ -119,11 +191,11 @@ class ToolCard {
     this.argsPre = el('pre.code', { testid: 'tool-args' });
     this.resultPre = el('pre.code', { testid: 'tool-result' });
     this.result = el('div.tool-section.tool-result', { hidden: true },
-      el('div.label', { text: 'Result' }), this.resultPre);
+      el('div.label', { text: 'Result' }), codeBox(this.resultPre, 'result'));
     this.error = el('div.tool-error', { testid: 'tool-error', hidden: true });
     this.root = el('div.tool', { testid: 'tool-call' },
       el('div.tool-head', {}, el('span.tool-icon', { text: 'ƒ', 'aria-hidden': 'true' }), this.name, this.badge),
-      el('div.tool-section', {}, el('div.label', { text: 'Arguments' }), this.argsPre),
+      el('div.tool-section', {}, el('div.label', { text: 'Arguments' }), codeBox(this.argsPre, 'arguments')),
       this.result, this.error);
   }
 
@@ -143,12 +215,12 @@ class ToolCard {
       // While streaming, args is the longest valid prefix of the arguments.
       let text = pretty(tc.args ?? {});
       if (text === '{}' && tc.argsText && tc.status === 'running') text = tc.argsText;
-      setText(this.argsPre, text);
+      setCode(this.argsPre, text);
     }
     if (tc.result !== undefined) {
       this.result.hidden = false;
       // A content-part result: its text, and a line for each other part.
-      setText(this.resultPre, tc.resultContent ? partsText(tc.resultContent) : prettyResult(tc.result));
+      setCode(this.resultPre, tc.resultContent ? partsText(tc.resultContent) : prettyResult(tc.result));
     } else {
       this.result.hidden = true;
     }
@@ -175,16 +247,18 @@ function renderCitations(list, citations) {
     const url = typeof cit.url === 'string' ? cit.url : '';
     const title = typeof cit.title === 'string' && cit.title ? cit.title : url || '(untitled source)';
     const href = safeHref(url);
+    // [n] in a column of its own; the title then its host flow as one text beside it.
     const li = el('li.citation', { testid: 'citation' });
-    li.append(el('span.cite-index', { text: `[${cit.index ?? i + 1}]` }));
+    const body = el('span.cite-body');
+    li.append(el('span.cite-index', { text: `[${cit.index ?? i + 1}]` }), body);
     if (href) {
       const a = el('a', { href, target: '_blank', rel: 'noopener noreferrer nofollow', text: title });
       if (typeof cit.snippet === 'string') a.title = cit.snippet;
-      li.append(a, el('span.cite-host', { text: new URL(href).hostname }));
+      body.append(a, ' ', el('span.cite-host', { text: new URL(href).hostname }));
     } else {
       // Not http(s): shown, never followed.
-      li.append(el('span.cite-title', { testid: 'citation-text', text: title }));
-      if (url && url !== title) li.append(el('span.cite-host', { text: url }));
+      body.append(el('span.cite-title', { testid: 'citation-text', text: title }));
+      if (url && url !== title) body.append(' ', el('span.cite-host', { text: url }));
     }
     list.append(li);
   });
@@ -245,7 +319,7 @@ class MessageView {
     this.content.hidden = text === '' && !typing;
     this.content.classList.toggle('typing', typing);
     if (msg.role === 'tool') {
-      setText(this.content, prettyResult(text));
+      setCode(this.content, prettyResult(text));
       this.content.classList.add('code');
     } else if (msg.role === 'assistant' && typeof msg.content === 'string') {
       this.content.classList.add('md');
@@ -316,7 +390,9 @@ class MessageView {
     }
     const rest = Object.fromEntries(Object.entries(c).filter(([k]) => !['title', 'progress', 'steps', 'tasks', 'items'].includes(k)));
     if (Object.keys(rest).length || (!items && typeof c.progress !== 'number')) {
-      parts.push(el('pre.code', { text: pretty(rest) }));
+      const pre = el('pre.code');
+      setCode(pre, pretty(rest));
+      parts.push(codeBox(pre));
     }
     this.activityBody.replaceChildren(...parts);
   }

@@ -18,6 +18,8 @@ export interface InspectorEntry {
   data?: string;
   /** An action's arguments. */
   args?: unknown[];
+  /** What a restore() entry stands for (Session.startFrom), e.g. "loaded from the relay". */
+  note?: string;
   /** The frame came in an SSE body (a resent id is skipped, as feed() skips it). */
   fed?: boolean;
   messageId?: string; toolCallId?: string; toolCallName?: string; parentMessageId?: string;
@@ -66,7 +68,9 @@ export class Session {
   detach(): void;
   clear(initial?: AgentState | string | null): void;
   addEvent(data: object | string | Uint8Array, frame?: { name?: string; id?: string; fed?: boolean; t?: number }): InspectorEntry;
-  addAction(name: string, args?: unknown[], options?: { t?: number; record?: ChangeRecord }): InspectorEntry;
+  addAction(name: string, args?: unknown[], options?: { t?: number; record?: ChangeRecord; note?: string }): InspectorEntry;
+  /** Starts the entries again from the state now: one restore() entry marked note (a conversation loaded from elsewhere). */
+  startFrom(note: string): InspectorEntry;
   addChunk(chunk: string | Uint8Array, options?: { t?: number }): void;
   addEnd(options?: { t?: number }): InspectorEntry;
   addReconnect(info: object, options?: { t?: number }): InspectorEntry;
@@ -87,6 +91,8 @@ export class AguiInspector extends HTMLElement {
   ready(options?: InspectorOptions): Promise<Session>;
   attach(target: Inspectable, options?: InspectorOptions): Promise<void>;
   detach(): void;
+  /** Starts the timeline again from the state now, as one entry marked note (e.g. "loaded from the relay"); following goes on. */
+  startFrom(note: string): InspectorEntry;
   /** Replays a recording, a .jsonl of events or an SSE capture; resolves when all is folded. */
   load(source: string | Blob, options?: InspectorOptions & { speed?: 1 | 10 | 'full' | number }): Promise<void>;
   exportRecording(): string;

@@ -18,6 +18,7 @@ import { h } from './dom.js';
 import { conversationView, stateView, eventView, changesView, lanesView } from './views.js';
 import { Timeline, FILTERS } from './timeline.js';
 import { Replay } from './replay.js';
+import { watchOverflow } from './overflow.js';
 
 const TABS = ['conversation', 'state', 'event', 'diff', 'lanes'];
 const TAB_LABELS = { conversation: 'Conversation', state: 'State', event: 'Event', diff: 'Diff', lanes: 'Lanes' };
@@ -86,6 +87,17 @@ export class AguiInspector extends Base {
   }
 
   detach() { this.#session.detach(); this.#schedule(); }
+
+  /**
+   * Starts the timeline again from the state as it is now, as one entry
+   * marked note (e.g. "loaded from the relay"): for a page that loaded its
+   * conversation from elsewhere while attached. Following goes on.
+   */
+  startFrom(note) {
+    const e = this.#session.startFrom(note);
+    this.#reset();
+    return e;
+  }
 
   /**
    * Loads a recording, a .jsonl of events or an SSE capture (text, Blob or
@@ -211,6 +223,8 @@ export class AguiInspector extends Base {
     ui.toast = h('div.toast', { hidden: true, role: 'status' });
     ui.main = h('div.main', {}, this.#timeline.element, detail);
     root.append(h('div.root', {}, bar, filters, ui.main), ui.drop, ui.toast);
+    // The boxes that scroll fade where there is more (overlay scrollbars show nothing until scrolled).
+    for (const box of [ui.pane, tabs, this.#timeline.element.querySelector('.scroll')]) watchOverflow(box);
 
     this.addEventListener('dragover', (e) => {
       if (![...(e.dataTransfer?.types ?? [])].includes('Files')) return;
@@ -302,7 +316,7 @@ export class AguiInspector extends Base {
     t.render();
     const n = s.entries.length;
     const shown = t.shown;
-    this.#ui.count.textContent = t.filtered ? `${shown.toLocaleString()} of ${n.toLocaleString()} events` : `${n.toLocaleString()} events`;
+    this.#ui.count.textContent = t.filtered ? `${shown.toLocaleString()} of ${n.toLocaleString()} events` : `${n.toLocaleString()} event${n === 1 ? '' : 's'}`;
     const mode = this.#replay ? (this.#replay.paused ? 'paused' : 'replay') : s.mode;
     this.#ui.mode.dataset.mode = mode;
     this.#ui.mode.textContent = mode;

@@ -4,7 +4,8 @@
 
 /**
  * A span: {kind: 'run' | 'step' | 'subagent' | 'tool', id, label, run,
- * start, end (undefined while open), argsEnd (tool calls), status, startSeq,
+ * start, end (undefined while open), argsEnd (tool calls), status (a tool
+ * call with its result is 'complete', the state's word), startSeq,
  * endSeq, argsEndSeq}. Times are the entries' t (ms), seqs their indices.
  */
 export class Lanes {
@@ -34,7 +35,7 @@ export class Lanes {
     if (e.kind === 'action') {
       if (e.name === 'addToolResult') {
         const s = this.#get('tool', String(e.args?.[0] ?? ''));
-        if (s) { this.#argsDone(s, e); this.#finish(s, e, 'done'); }
+        if (s) { this.#argsDone(s, e); this.#finish(s, e, 'complete'); }
       } else if (e.name === 'stop' || e.name === 'fail' || e.name === 'reset') {
         for (const s of this.#open.values()) if (s.end === undefined && s.kind !== 'tool') this.#finish(s, e, e.name === 'fail' ? 'error' : 'stopped');
       }
@@ -65,7 +66,7 @@ export class Lanes {
       }
       case 'TOOL_CALL_RESULT': {
         const s = this.#get('tool', e.toolCallId ?? '');
-        if (s) { this.#argsDone(s, e); this.#finish(s, e, 'done'); }
+        if (s) { this.#argsDone(s, e); this.#finish(s, e, 'complete'); }
         break;
       }
       default: break;

@@ -32,6 +32,7 @@ export function entryLine(e) {
   } else if (e.kind === 'action') {
     o.action = e.name;
     o.args = e.args ?? [];
+    if (e.note) o.note = e.note;
   } else if (e.kind === 'end') {
     o.endStream = true;
   } else if (e.kind === 'reconnect') {
@@ -67,7 +68,9 @@ function lineEntry(o) {
       data: 'event' in o ? JSON.stringify(o.event) : String(o.data),
     };
   }
-  if (typeof o.action === 'string') return { kind: 'action', t, name: o.action, args: Array.isArray(o.args) ? o.args : [] };
+  if (typeof o.action === 'string') {
+    return { kind: 'action', t, name: o.action, args: Array.isArray(o.args) ? o.args : [], ...(typeof o.note === 'string' ? { note: o.note } : {}) };
+  }
   if (o.endStream === true) return { kind: 'end', t };
   if ('reconnect' in o) return { kind: 'reconnect', t, info: o.reconnect };
   return null;

@@ -126,7 +126,7 @@ export class Session {
   }
 
   /** Adds and folds an action (addUserMessage, setState…); returns its entry. */
-  addAction(name, args = [], { t, record } = {}) {
+  addAction(name, args = [], { t, record, note } = {}) {
     const a = args.map((v) => (v === undefined ? null : v));
     while (a.length > 0 && a[a.length - 1] === null) a.pop();
     if (name === 'addUserMessage' && a[1] == null) {
@@ -134,10 +134,26 @@ export class Session {
       if (id !== undefined) a[1] = id;
     }
     const e = { seq: this.entries.length, t: this.#time(t), kind: 'action', name, args: a, type: name, size: 0 };
+    if (typeof note === 'string' && note !== '') e.note = note;
     e.run = this.#run;
     this.#fold(e);
     if (name === 'reset') { this.#run = ''; this.#steps = []; }
     return this.#push(e);
+  }
+
+  /**
+   * Starts the entries again from the state as it is now, held by one
+   * entry: a restore() of it, marked with note (e.g. "loaded from the
+   * relay"). For a page that loaded its conversation from elsewhere while
+   * attached (the restores it made are replaced; the events that made the
+   * conversation were never seen here). Returns that entry.
+   */
+  startFrom(note) {
+    const text = this.#core.call('snapshot', this.#h).text;
+    const mode = this.mode;
+    this.#reset(null);
+    this.mode = mode;
+    return this.addAction('restore', [text], { note: String(note ?? 'restored') });
   }
 
   /** The end of an SSE body. */

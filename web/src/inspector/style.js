@@ -1,7 +1,9 @@
 // The inspector's stylesheet (shadow DOM; adopted as a constructed
 // stylesheet, which a page's Content-Security-Policy allows).
 
-export const css = `
+import { overflowCSS } from './overflow.js';
+
+export const css = overflowCSS + `
 :host { display: block; height: 100%; min-height: 280px; contain: content; container-type: inline-size;
   --bg: #ffffff; --fg: #1d2230; --muted: #667085; --line: #e3e6ec; --soft: #f5f6f9; --sel: #dbe7ff; --range: #eef3ff;
   --accent: #3a63d8; --warn: #b86e00; --err: #c62f2f; --ok: #1f8a4c; --tool: #7c4dcc; --step: #0f7f8a; --sub: #b5478f;
@@ -30,11 +32,13 @@ button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent
 .filters { display: flex; flex-wrap: wrap; gap: 4px 6px; padding: 5px 8px; border-bottom: 1px solid var(--line); }
 .filters input { width: 8.5em; min-width: 0; flex: 1 1 7em; }
 .main { display: grid; grid-template-columns: minmax(0, 1.05fr) minmax(0, 1fr); min-height: 0; }
-@container (max-width: 720px) { .main { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(160px, 1fr) minmax(0, 1.2fr); } .detail { border-left: 0 !important; border-top: 1px solid var(--line); } .col-ids, .col-size { display: none; } }
+/* Side by side only when both halves have room for their columns; stacked, the timeline keeps its ids and sizes down to a phone's width. */
+@container (max-width: 900px) { .main { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(160px, 1fr) minmax(0, 1.2fr); } .detail { border-left: 0 !important; border-top: 1px solid var(--line); } }
+@container (max-width: 520px) { .col-ids, .col-size { display: none; } }
 .timeline { display: grid; grid-template-rows: auto minmax(0, 1fr); min-height: 0; outline: none; }
 .thead, .row { display: grid; grid-template-columns: 4.2em 5.2em minmax(9em, 1.3fr) minmax(0, 1fr) 3.6em 2.6em 1.6em; gap: 6px; align-items: center; padding: 0 8px; white-space: nowrap; }
 .thead { height: 22px; color: var(--muted); font-size: 11px; border-bottom: 1px solid var(--line); background: var(--soft); }
-.scroll { position: relative; overflow: auto; min-height: 0; overscroll-behavior: contain; }
+.scroll { position: relative; overflow: auto; min-height: 0; overscroll-behavior: contain; --fade: 12px; /* less than a row: a selected row at an edge stays readable */ }
 .spacer-y { width: 1px; }
 .rows { position: absolute; left: 0; right: 0; top: 0; will-change: transform; }
 .row { height: 22px; cursor: default; font-variant-numeric: tabular-nums; border-bottom: 1px solid color-mix(in srgb, var(--line) 45%, transparent); }
@@ -46,6 +50,7 @@ button[aria-pressed="true"] { background: var(--sel); border-color: var(--accent
 .type { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; }
 .type[data-k="action"] { color: var(--accent); }
 .type[data-k="end"], .type[data-k="reconnect"] { color: var(--muted); font-style: italic; }
+.type[data-k="note"] { color: var(--accent); font-style: italic; font-family: inherit; }
 .ids { color: var(--muted); font-size: 11px; }
 .diag { text-align: center; font-weight: 700; }
 .diag[data-level="error"] { color: var(--err); }
@@ -91,9 +96,11 @@ h4:first-child { margin-top: 0; }
 .jt .b { color: var(--warn); }
 .jt .body { padding-left: 14px; }
 .lanes { position: relative; }
-.lane-axis { display: flex; justify-content: space-between; color: var(--muted); font-size: 10.5px; margin-left: 9.5em; border-bottom: 1px solid var(--line); }
-.lane { display: grid; grid-template-columns: 9em minmax(0, 1fr); gap: 6px; align-items: center; min-height: 20px; }
-.lane-label { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 11px; }
+/* --lw: the labels' column, as wide as the longest label up to 42% (lanesView sets it); a longer label wraps, whole. */
+.lanes { --lw: 9em; }
+.lane-axis { display: flex; justify-content: space-between; color: var(--muted); font-size: 10.5px; margin-left: calc(var(--lw) + 6px); border-bottom: 1px solid var(--line); }
+.lane { display: grid; grid-template-columns: var(--lw) minmax(0, 1fr); gap: 6px; align-items: center; min-height: 20px; }
+.lane-label { overflow-wrap: break-word; font-size: 11px; min-width: 0; }
 .lane-label .kind { color: var(--muted); font-size: 10px; margin-right: 4px; text-transform: uppercase; }
 .track { position: relative; height: 16px; }
 .span { position: absolute; top: 3px; height: 10px; border-radius: 3px; min-width: 2px; background: var(--accent); cursor: pointer; }
@@ -108,4 +115,6 @@ h4:first-child { margin-top: 0; }
 .drop { position: absolute; inset: 0; display: grid; place-items: center; background: color-mix(in srgb, var(--accent) 14%, transparent); border: 2px dashed var(--accent); border-radius: 10px; font-size: 14px; font-weight: 600; pointer-events: none; }
 .toast { position: absolute; right: 10px; bottom: 10px; background: var(--fg); color: var(--bg); padding: 4px 10px; border-radius: 6px; font-size: 11px; }
 .hint { color: var(--muted); font-size: 11px; }
+/* Without the ids and size columns (a phone), the type takes their room (after the rows' own columns, to win). */
+@container (max-width: 520px) { .thead, .row { grid-template-columns: 3.4em 4.6em minmax(0, 1fr) 2.6em 1.6em; } }
 `;

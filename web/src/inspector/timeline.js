@@ -213,8 +213,10 @@ export class Timeline {
         const c = r.children;
         c[0].textContent = String(i);
         c[1].textContent = fmtTime(e.t);
-        c[2].textContent = e.kind === 'action' ? `${e.name}()` : e.type;
-        c[2].dataset.k = e.kind;
+        const type = e.note ? `⟲ ${e.note}` : e.kind === 'action' ? `${e.name}()` : e.type;
+        c[2].textContent = type;
+        c[2].title = e.note ? `${type}: the state then, restored (${e.name}())` : type;
+        c[2].dataset.k = e.note ? 'note' : e.kind;
         const ids = idsOf(e);
         c[3].textContent = ids;
         c[3].title = ids;

@@ -28,6 +28,7 @@ export function idsOf(e) {
     const a = e.args ?? [];
     if (e.name === 'addToolResult') return String(a[0] ?? '');
     if (e.name === 'addUserMessage') return `${a[1] ?? ''} “${String(a[0] ?? '').slice(0, 40)}”`;
+    if (e.note) return e.name === 'restore' ? (e.summary ??= restoredSummary(a[0])) : '';
     return '';
   }
   if (e.kind === 'reconnect') return `Last-Event-ID ${e.info?.lastEventId ?? ''}`;
@@ -40,6 +41,16 @@ export function idsOf(e) {
   if (e.subagentRunId) parts.push(`⤷ ${e.subagentRunId}`);
   if (!parts.length && e.runId) parts.push(e.runId);
   if (e.id !== undefined) parts.push(`#${e.id}`);
+  return parts.join(' · ');
+}
+
+// What a restored snapshot holds, in a few words (a note entry's ids column).
+function restoredSummary(snapshot) {
+  let s = snapshot;
+  if (typeof s === 'string') { try { s = JSON.parse(s); } catch { return ''; } }
+  const n = Array.isArray(s?.messages) ? s.messages.length : 0;
+  const parts = [`${n} message${n === 1 ? '' : 's'}`];
+  if (typeof s?.threadId === 'string' && s.threadId) parts.unshift(s.threadId);
   return parts.join(' · ');
 }
 
@@ -129,6 +140,7 @@ export function eventView(e) {
   add('index', e.seq);
   add('time', fmtTime(e.t));
   add('kind', e.kind);
+  add('note', e.note);
   add('type', e.type);
   add('SSE event', e.name && e.kind === 'event' ? e.name : undefined);
   add('SSE id', e.id);
@@ -140,8 +152,9 @@ export function eventView(e) {
     let text = e.data;
     try { text = pretty(JSON.parse(e.data)); } catch { /* as sent */ }
     box.append(h('h4', { text: 'Event' }), h('pre', { 'data-field': 'data', text }));
-  } else if (e.kind === 'action') {
-    box.append(h('h4', { text: `${e.name}()` }), h('pre', { text: pretty(e.args) }));
+  } else if (e.kind === 'action' && e.note) {
+    // A conversation loaded from elsewhere: its events were not seen here; the state is the Conversation and State tabs'.
+    box.append(h('h4', { text: `${e.name}()` }), h('p.hint', { 'data-field': 'note', text: `${e.note[0].toUpperCase()}${e.note.slice(1)}: the conversation as it stood then, restored in one step. The events that made it came before this page was opened; the Conversation and State tabs show where they left it.` }));
   } else if (e.kind === 'reconnect') {
     box.append(h('h4', { text: 'Reconnect' }), h('pre', { text: pretty(e.info) }));
   }
@@ -186,8 +199,11 @@ export function lanesView(s, at, select) {
   const t1 = byTime ? last.t : entries.length - 1;
   const span = Math.max(1e-9, t1 - t0);
   const pct = (v) => `${(((v ?? t1) - t0) / span) * 100}%`;
+  // The labels' column: the longest label (in ch of its font), at least 9em, at most 42% of the width.
+  const longest = spans.reduce((n, sp) => Math.max(n, sp.kind.length + 1 + String(sp.label).length), 0);
   const box = h('div.lanes', { 'data-view': 'lanes' },
     h('div.lane-axis', {}, h('span', { text: byTime ? fmtTime(t0) : '#0' }), h('span', { text: byTime ? fmtTime(t1) : `#${t1}` })));
+  box.style.setProperty('--lw', `max(9em, min(${Math.ceil(longest * 1.05) + 1}ch, 42%))`);
   const order = { run: 0, subagent: 1, step: 2, tool: 3 };
   const sorted = [...spans].sort((a, b) => (a.startSeq - b.startSeq) || (order[a.kind] - order[b.kind]));
   for (const sp of sorted) {
@@ -214,7 +230,7 @@ export function lanesView(s, at, select) {
   if (at >= 0 && entries[at]) {
     const cur = h('div.cursor-line');
     const v = byTime ? entries[at].t : at;
-    cur.style.left = `calc(9.5em + (100% - 9.5em) * ${(v - t0) / span})`;
+    cur.style.left = `calc(var(--lw) + 6px + (100% - var(--lw) - 6px) * ${(v - t0) / span})`;
     box.append(cur);
   }
   return box;

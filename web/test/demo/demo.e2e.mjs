@@ -8,11 +8,11 @@
 //   node --test web/test/demo/
 //
 // Environment: CHROMIUM (default /usr/bin/chromium), AGUI_DEMO_BIN (a
-// prebuilt server), DEMO_DOCS_SCREENSHOT=1 (also write docs/demo.png).
+// prebuilt server). The docs' pictures are make docs-screenshots'.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,7 +152,7 @@ test('tools: streamed arguments, status and result', { timeout: TIMEOUT }, async
   const card = page.locator(tid('tool-call'));
   assert.equal(await card.count(), 1);
   assert.equal(await card.locator(tid('tool-name')).textContent(), 'get_weather');
-  assert.equal(await card.locator(tid('tool-status')).textContent(), 'done');
+  assert.equal(await card.locator(tid('tool-status')).textContent(), 'complete', 'the state\'s word, as the inspector says it');
   assert.deepEqual(JSON.parse(await card.locator(tid('tool-args')).textContent()),
     { location: 'Lisbon, Portugal', unit: 'celsius', days: 3, include: ['hourly', 'uv_index'] });
   assert.match(await card.locator(tid('tool-args')).textContent(), /^\{\n {2}"location": "Lisbon, Portugal",/, 'pretty-printed');
@@ -172,7 +172,7 @@ test('parallel-tools: two cards under one message, both results', { timeout: TIM
   const cards = page.locator(tid('tool-call'));
   assert.equal(await cards.count(), 2);
   assert.deepEqual(await cards.locator(tid('tool-name')).allTextContents(), ['get_weather', 'get_current_time']);
-  assert.deepEqual(await cards.locator(tid('tool-status')).allTextContents(), ['done', 'done']);
+  assert.deepEqual(await cards.locator(tid('tool-status')).allTextContents(), ['complete', 'complete']);
   assert.match(await cards.nth(0).locator(tid('tool-result')).textContent(), /"Conditions": "sunny"/);
   assert.match(await cards.nth(1).locator(tid('tool-result')).textContent(), /"Timezone": "Asia\/Tokyo"/);
   assert.equal(await page.locator(`${tid('message')}:has(${tid('tool-call')})`).count(), 1, 'one owning message');
@@ -278,7 +278,7 @@ test('conversation: turns continue one thread; the stop button aborts a run', { 
   await page.click(tid('stop'));
   await waitRuns(page, 1);
   assert.equal(await status(page), 'idle', 'stop ends the run');
-  assert.equal(await page.textContent(`${tid('run-status')} .label`), 'idle · stopped');
+  assert.equal(await page.textContent(`${tid('run-status')} .status-label`), 'idle · stopped');
   assert.equal(await page.getAttribute(tid('step'), 'data-status'), 'stopped');
   assert.ok(await page.isEnabled(tid('send')));
   const thread = await page.textContent(tid('info-thread'));
@@ -324,9 +324,9 @@ test('streaming: text and tool arguments grow live, paced like a model', { timeo
   const partial = seen.args.find((a) => a.includes('Lisbon') && !a.includes('uv_index'));
   assert.ok(partial, 'a partial argument object was shown');
   assert.match(partial, /^\{\n {2}"location": "Lisbon/, 'pretty-printed while streaming');
-  // The card's phases in order: arguments streaming, then running until the result, then done.
-  assert.deepEqual(seen.status.filter((x) => x !== 'running'), ['streaming arguments', 'done']);
-  assert.ok(seen.status.every((x) => ['streaming arguments', 'running', 'done'].includes(x)), seen.status.join());
+  // The card's phases in order: arguments streaming, then running until the result, then complete.
+  assert.deepEqual(seen.status.filter((x) => x !== 'running'), ['streaming arguments', 'complete']);
+  assert.ok(seen.status.every((x) => ['streaming arguments', 'running', 'complete'].includes(x)), seen.status.join());
   assert.ok(seen.text > 10, `text grew in ${seen.text} steps`);
   noProblems(page);
 });
@@ -406,8 +406,5 @@ test('overview screenshot', { timeout: TIMEOUT }, async (t) => {
   await page.evaluate(() => { document.querySelector('[data-testid="conversation"]').scrollTop -= 12; });
   await page.waitForTimeout(700); // the state panel's change highlight fades
   await shot(page, 'overview');
-  if (process.env.DEMO_DOCS_SCREENSHOT) {
-    copyFileSync(path.join(outDir, 'demo-overview.png'), path.join(root, 'docs', 'demo.png'));
-  }
   noProblems(page);
 });

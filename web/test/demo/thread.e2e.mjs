@@ -129,8 +129,26 @@ test('reload mid-run: the conversation at once, then the live run, ending as the
   const pageIds = await ids(page);
   assert.equal(new Set(pageIds).size, pageIds.length, 'each message once');
   assert.equal(await domMessages(page), wantDOM, 'the page shows what the uninterrupted page shows');
+  // The custom events: the run streamed again from its start brings its own again; each is listed once.
+  assert.deepEqual(await page.locator('[data-testid="custom-event-name"]').allTextContents(),
+    await whole.locator('[data-testid="custom-event-name"]').allTextContents());
   const relay = await relayThread(page);
   assert.deepEqual(relay.messages.map((m) => m.id), pageIds, 'the page and the relay agree, id for id');
+  // The inspector: the thread as loaded from the relay, then the live run's events, ending where the page is.
+  const seen = await page.evaluate(() => {
+    const { session } = window.aguiDemo.inspector;
+    const last = session.entries.length - 1;
+    return {
+      first: [session.entries[0]?.name, session.entries[0]?.note],
+      types: session.entries.slice(1).map((e) => e.type),
+      restores: session.entries.filter((e) => e.name === 'restore').length,
+      messages: session.stateAt(last).messages.map((m) => m.id),
+    };
+  });
+  assert.deepEqual(seen.first, ['restore', 'loaded from the relay']);
+  assert.equal(seen.restores, 1, 'one restore, marked');
+  assert.ok(seen.types.includes('RUN_STARTED') && seen.types.includes('RUN_FINISHED'), `the live run's events follow: ${seen.types.slice(0, 5)}…`);
+  assert.deepEqual(seen.messages, pageIds, 'the inspector ends where the page does');
   console.log(`# reload mid-run: conversation painted ${paint} ms after the reload (status then: ${attachedMid}); ${got.messages.length} messages at the end`);
 
   // Reload after the run: the conversation as it was, and it goes on.
@@ -164,6 +182,8 @@ test('the relay unreachable, a reload paints the browser\'s copy; new chat start
   console.log(`# relay unreachable: the browser's copy painted ${Date.now() - t0} ms after the reload`);
   await ready(page);
   assert.deepEqual(await shown(page), want);
+  assert.deepEqual(await page.evaluate(() => window.aguiDemo.inspector.session.entries.map((e) => e.note)), ["loaded from the browser's copy"],
+    'the inspector says where the conversation came from');
   await page.unroute('**/threads/**');
 
   // New chat: another thread, empty, and it stays so across a reload.
@@ -182,4 +202,22 @@ test('the relay unreachable, a reload paints the browser\'s copy; new chat start
   await ready(page);
   assert.equal(await page.evaluate(() => document.body.dataset.thread), 'relay');
   assert.equal((await shown(page)).messages.length, 2);
+});
+
+test('reload mid-run after a custom event: the run streamed again lists it once, and the panel keeps the earlier runs\' events', { timeout: TIMEOUT }, async (t) => {
+  const page = await openPage(t);
+  await type(page, 'hello', 'text');
+  await waitRuns(page, 1);
+  await type(page, 'weather please', 'tools');
+  // The tool run's custom event came; the run goes on (its answer streams).
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="custom-event-name"]')].some((n) => n.textContent === 'tool_metrics')
+    && window.aguiDemo.reducer.state.status === 'running', null, { timeout: TIMEOUT, polling: 'raf' });
+  await page.reload();
+  await ready(page);
+  await page.waitForFunction(() => document.body.dataset.attached !== undefined, null, { timeout: TIMEOUT });
+  assert.equal(await page.evaluate(() => document.body.dataset.attached), 'completed');
+  await page.waitForTimeout(50);
+  assert.deepEqual(await page.locator('[data-testid="custom-event-name"]').allTextContents(), ['tool_metrics', 'suggestions'], 'newest first, each once');
+  assert.equal(await page.textContent('[data-testid="custom-count"]'), '2');
+  assert.deepEqual(page.problems, []);
 });

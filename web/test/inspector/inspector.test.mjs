@@ -157,6 +157,46 @@ test('recordings: export → import → export gives the same bytes; .jsonl and 
   assert.deepEqual(problems, []);
 });
 
+test('startFrom: the entries start again from the state now, as one marked restore(); following goes on; a recording keeps the mark', async () => {
+  const stream = 'testdata/streams/07_shared_state_citations.jsonl';
+  const res = await page.evaluate(async ({ stream }) => {
+    const { inspector, factory, timeless } = window.t;
+    const r = factory.createReducer({ deterministicIds: true });
+    await inspector.attach(r, { reducerOptions: { deterministicIds: true } });
+    r.addUserMessage('research');
+    await r.run(`/agent?stream=${stream}`);
+    const before = inspector.session.entries.length;
+    const saved = r.snapshot();
+    // A page that loads its thread while attached: two restores, then startFrom.
+    r.reset();
+    r.restore(JSON.stringify(saved));
+    r.restore(JSON.stringify(saved));
+    inspector.startFrom('loaded from the relay');
+    const marked = inspector.session.entries.map((e) => [e.kind, e.name, e.note ?? null]);
+    const atMark = JSON.stringify(timeless(inspector.stateAt(0))) === JSON.stringify(timeless(r.snapshot()));
+    r.addUserMessage('and then?');
+    const after = inspector.session.entries.map((e) => e.name);
+    const followed = JSON.stringify(timeless(inspector.stateAt(1))) === JSON.stringify(timeless(r.snapshot()));
+    inspector.flush();
+    const row = inspector.shadowRoot.querySelector('.row .type').textContent;
+    const rec = inspector.exportRecording();
+    await inspector.load(rec);
+    const again = inspector.session.entries[0].note;
+    const same = JSON.stringify(timeless(inspector.stateAt(1))) === JSON.stringify(timeless(r.snapshot()));
+    return { before, marked, atMark, after, followed, row, again, same, line: rec.split('\n')[1] };
+  }, { stream });
+  assert.ok(res.before > 10);
+  assert.deepEqual(res.marked, [['action', 'restore', 'loaded from the relay']], 'one entry, marked');
+  assert.ok(res.atMark, 'its state is the reducer\'s then');
+  assert.deepEqual(res.after, ['restore', 'addUserMessage'], 'what comes after is followed');
+  assert.ok(res.followed);
+  assert.equal(res.row, '⟲ loaded from the relay');
+  assert.equal(JSON.parse(res.line).note, 'loaded from the relay');
+  assert.equal(res.again, 'loaded from the relay', 'import keeps the mark');
+  assert.ok(res.same, 'and the states');
+  assert.deepEqual(problems, []);
+});
+
 test('filters: by type, message, tool call, run, step and subagent', async () => {
   const res = await page.evaluate(async () => {
     const { inspector } = window.t;
@@ -287,8 +327,8 @@ test('keyboard: arrows, Page keys, Home and End step through the events and show
   assert.deepEqual(problems, []);
 });
 
-test('diff, lanes and a screenshot (docs/inspector.png with INSPECTOR_DOCS_SCREENSHOT=1)', async () => {
-  const { mkdir, copyFile } = await import('node:fs/promises');
+test('diff, lanes and a screenshot (test-output/inspector-*.png)', async () => {
+  const { mkdir } = await import('node:fs/promises');
   const res = await page.evaluate(async () => {
     const { inspector } = window.t;
     const lines = [
@@ -322,7 +362,6 @@ test('diff, lanes and a screenshot (docs/inspector.png with INSPECTOR_DOCS_SCREE
   await page.locator('agui-inspector').screenshot({ path: join(repoDir, 'test-output/inspector-lanes.png') });
   await page.evaluate(() => { window.t.inspector.tab = 'diff'; });
   await page.locator('agui-inspector').screenshot({ path: join(repoDir, 'test-output/inspector-diff.png') });
-  if (process.env.INSPECTOR_DOCS_SCREENSHOT === '1') await copyFile(join(repoDir, 'test-output/inspector-diff.png'), join(repoDir, 'docs/inspector.png'));
   assert.deepEqual(problems, []);
 });
 
