@@ -93,6 +93,9 @@ type Config struct {
 	StoreTimeout time.Duration // how long a failing store is retried
 	SweepEvery   time.Duration // how often limits are applied (<0: never)
 
+	// Version is the relay's version, in /healthz and /livez.
+	Version string
+
 	// Context ends the runs being produced when done; nil: Close does.
 	Context context.Context
 	// Logf logs; nil: silent.

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,6 +79,9 @@ type producer struct {
 	tr       *dialect.Translator // one per run, kept with it
 	fin      *end                // set when the run must end
 	gone     bool                // the store lost the run, or someone else ended it
+	down     bool                // the store refused a frame for StoreTimeout
+	over     chan struct{}       // closed when the producer is done with the run
+	overOnce sync.Once
 	// sinceID counts the upstream events read after the one that set
 	// lastID (events without an id field of their own): a resume from
 	// lastID sends them again, and skip drops that many at the start of
@@ -90,7 +94,8 @@ type producer struct {
 func (s *Server) newProducer(run *store.Run) *producer {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	tctx, tcancel := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errTimeout)
-	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: store.RunBytes(run.Input)}
+	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: store.RunBytes(run.Input),
+		over: make(chan struct{})}
 	if s.cfg.UpstreamDialect != "" {
 		p.tr = dialect.New(dialect.Options{Dialect: s.cfg.UpstreamDialect, MaxEventBytes: s.cfg.MaxEventBytes})
 	}
@@ -101,8 +106,6 @@ func (s *Server) newProducer(run *store.Run) *producer {
 func (p *producer) produce(body []byte, hdr http.Header) {
 	s, run, cancel := p.s, p.run, p.cancel
 	defer s.wg.Done()
-	defer s.producing.Add(-1)
-	defer s.local.Delete(run.Key)
 	defer cancel(nil)
 	hb := make(chan struct{})
 	go func() { defer close(hb); p.heartbeat() }()
@@ -112,13 +115,33 @@ func (p *producer) produce(body []byte, hdr http.Header) {
 	if !p.gone {
 		p.finish()
 	}
+	// The run is over: its streams read on to its end, and its slot is
+	// free (the fold and the bounds below hold none).
+	s.local.Delete(run.Key)
+	p.done()
+	s.producing.Add(-1)
 	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
 	defer scancel()
 	s.fold(sctx, run.Thread)
-	if used, err := s.store.Usage(sctx); err == nil && used > s.cfg.MaxStoreBytes {
+	s.bound(sctx)
+}
+
+// done wakes the run's streams on this instance: the producer is done.
+func (p *producer) done() { p.overOnce.Do(func() { close(p.over) }) }
+
+// bound applies the store's bounds after a run: at once past the bytes
+// (down to 90%, so that the next runs do not sweep again), and for the
+// thread count once a tenth of -max-threads runs have ended since the
+// last sweep, so that a run costs no full sweep (a sweep going on
+// stands for all).
+func (s *Server) bound(ctx context.Context) {
+	if s.ctx.Err() != nil {
+		return // draining
+	}
+	if used, err := s.store.Usage(ctx); err == nil && used > s.cfg.MaxStoreBytes {
 		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
-	} else if s.cfg.MaxThreads > 0 {
-		s.sweepTo(s.cfg.MaxStoreBytes) // the thread count
+	} else if n := s.cfg.MaxThreads; n > 0 && s.finished.Add(1) >= int64(max(1, n/10)) {
+		s.sweepTo(s.cfg.MaxStoreBytes)
 	}
 }
 
@@ -413,12 +436,19 @@ func (p *producer) storeFailed(err error) {
 		p.s.cfg.Logf("run %s: %v", p.run.Key, err)
 	default:
 		p.fin = relayEnd(CodeStoreUnavailable, "the relay's store failed")
+		p.down = true
 		p.s.cfg.Logf("run %s: store: %v", p.run.Key, err)
 	}
 	p.cancel(nil)
 }
 
-// finish stores the run's last frame.
+// unstoredWait bounds how long a run whose store refused its frames tries
+// to store its end before its clients get it (the store keeps trying:
+// boltstore commits it when the disk takes it again).
+const unstoredWait = time.Second
+
+// finish stores the run's last frame. When the store does not take it,
+// the run's streams send it anyway, without an id (Server.unstored).
 func (p *producer) finish() {
 	if p.fin == nil {
 		p.fin = p.stopped()
@@ -426,10 +456,15 @@ func (p *producer) finish() {
 			return
 		}
 	}
-	err := p.retry(func(ctx context.Context) error {
+	timeout := p.s.cfg.StoreTimeout
+	if p.down {
+		timeout = min(timeout, unstoredWait)
+	}
+	err := retryStore(timeout, func(ctx context.Context) error {
 		return p.s.store.Finish(ctx, p.run.Key, p.seq+1, p.fin.frame, p.fin.outcome)
 	})
 	if err != nil && !errors.Is(err, store.ErrDone) {
+		p.s.unstored.Store(p.run.Key, &unstored{frame: p.fin.frame, at: time.Now()})
 		p.s.cfg.Logf("run %s: finishing: %v", p.run.Key, err)
 	}
 }

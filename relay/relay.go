@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,29 @@ type Server struct {
 	conns     chan struct{} // streams this instance serves
 	loads     chan struct{} // thread answers this instance builds (load.go)
 	local     sync.Map      // run key → *producer, the runs this instance produces
+	// unstored holds the ends of runs this instance ended that the store
+	// did not take (run key → *unstored): streams send them, without an id.
+	unstored sync.Map
+
+	mu       sync.Mutex // closing, and the producers' wg.Add
+	closing  bool
+	drain    chan struct{} // closed when the server drains (Shutdown)
+	sweeping atomic.Bool   // a sweep is going on
+	finished atomic.Int64  // runs ended since the last sweep of the thread count
+}
+
+// unstored is the end of a run that the store did not take.
+type unstored struct {
+	frame []byte
+	at    time.Time
+}
+
+// unstoredEnd is the end of run key the store did not take, if any.
+func (s *Server) unstoredEnd(key string) ([]byte, bool) {
+	if v, ok := s.unstored.Load(key); ok {
+		return v.(*unstored).frame, true
+	}
+	return nil, false
 }
 
 // New returns a relay; Close ends its runs.
@@ -52,7 +76,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	cfg.defaults()
 	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns),
-		loads: make(chan struct{}, cfg.MaxLoads)}
+		loads: make(chan struct{}, cfg.MaxLoads), drain: make(chan struct{})}
 	var err error
 	if s.guard, err = newGuard(cfg); err != nil {
 		return nil, err
@@ -89,14 +113,9 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /threads/{thread}", s.getThread)
 	mux.HandleFunc("DELETE /threads/{thread}", s.deleteThread)
 	mux.HandleFunc("GET /healthz", s.health)
-	notAllowed := func(allow string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", allow)
-			httpError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use "+allow)
-		}
-	}
-	mux.HandleFunc("GET /agent", notAllowed("POST"))
-	mux.HandleFunc("OPTIONS /", func(w http.ResponseWriter, r *http.Request) {}) // answered by guard
+	mux.HandleFunc("GET /livez", s.livez)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("/", s.fallback)
 	s.handler = s.guard.Handler(mux)
 
 	if cfg.SweepEvery > 0 {
@@ -106,14 +125,69 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// fallback answers what no endpoint does: 405 on an endpoint's path, an
+// OPTIONS request (a preflight is the guard's), else 404; as JSON errors.
+func (s *Server) fallback(w http.ResponseWriter, r *http.Request) {
+	allow := ""
+	switch p := r.URL.Path; {
+	case r.Method == http.MethodOptions:
+		return
+	case p == "/agent":
+		allow = "POST"
+	case p == "/healthz" || p == "/livez" || p == "/readyz":
+		allow = "GET"
+	case strings.HasPrefix(p, "/threads/") && len(p) > len("/threads/") && !strings.Contains(p[len("/threads/"):], "/"):
+		allow = "GET, DELETE"
+	}
+	if allow != "" {
+		w.Header().Set("Allow", allow)
+		httpError(w, http.StatusMethodNotAllowed, "method_not_allowed", "use "+allow)
+		return
+	}
+	httpError(w, http.StatusNotFound, "not_found", "no such endpoint: "+quoteShort(r.URL.Path)+" (POST /agent, GET or DELETE /threads/{threadId}, GET /healthz, /livez, /readyz)")
+}
+
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Close ends the runs this instance produces (each with a RUN_ERROR,
 // code relay_shutdown) and waits for them.
-func (s *Server) Close() error {
+func (s *Server) Close() error { return s.Shutdown(context.Background()) }
+
+// Shutdown drains the relay: new runs are refused (503 shutting_down) and
+// /readyz fails; the runs this instance produces end with a RUN_ERROR
+// (code relay_shutdown), stored and sent to their clients, whose streams
+// then end; streams of runs other instances produce end at once (their
+// clients resume elsewhere). It returns when the runs have ended, or with
+// ctx's error when ctx ends first. The HTTP server's Shutdown (which stops
+// accepting connections and waits for the streams) goes alongside:
+// httpguard.ServeDrain calls both.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closing {
+		s.closing = true
+		close(s.drain)
+	}
+	s.mu.Unlock()
 	s.cancel()
-	s.wg.Wait()
-	return nil
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// startProducer counts a producer in (false once the server drains).
+func (s *Server) startProducer() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.wg.Add(1)
+	return true
 }
 
 // Instance is this relay's instance name.
@@ -130,6 +204,12 @@ func (s *Server) sweeper() {
 		case <-t.C:
 			s.reapLost()
 			s.sweep()
+			s.unstored.Range(func(k, v any) bool {
+				if time.Since(v.(*unstored).at) > s.cfg.RunTTL {
+					s.unstored.Delete(k)
+				}
+				return true
+			})
 		}
 	}
 }
@@ -159,8 +239,14 @@ func (s *Server) limits() store.Limits {
 
 func (s *Server) sweep() { s.sweepTo(s.cfg.MaxStoreBytes) }
 
-// sweepTo applies the limits with maxBytes as the store's bound.
+// sweepTo applies the limits with maxBytes as the store's bound, unless a
+// sweep is going on (that one does it).
 func (s *Server) sweepTo(maxBytes int64) {
+	if !s.sweeping.CompareAndSwap(false, true) {
+		return
+	}
+	defer s.sweeping.Store(false)
+	s.finished.Store(0)
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.StoreTimeout)
 	defer cancel()
 	lim := s.limits()
@@ -181,9 +267,50 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, "store_unavailable", err.Error())
 		return
 	}
+	writeJSON(w, map[string]any{"instance": s.cfg.Instance, "version": s.cfg.Version, "producing": s.producing.Load(), "storeBytes": used})
+}
+
+// livez answers while the process serves HTTP: a liveness probe, which
+// a store outage does not fail (restarting the relay would not help).
+func (s *Server) livez(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, map[string]any{"status": "ok", "version": s.cfg.Version})
+}
+
+// readyz answers whether the relay takes runs: not draining, and the store
+// reachable and taking writes (store.Checker, else a read).
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	if s.draining() {
+		httpError(w, http.StatusServiceUnavailable, "shutting_down", "the relay is shutting down")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	var err error
+	if c, ok := s.store.(store.Checker); ok {
+		err = c.Check(ctx)
+	} else {
+		_, err = s.store.Usage(ctx)
+	}
+	if err != nil {
+		httpError(w, http.StatusServiceUnavailable, "store_unavailable", "the store does not take writes: "+err.Error())
+		return
+	}
+	writeJSON(w, map[string]any{"status": "ready", "instance": s.cfg.Instance, "producing": s.producing.Load()})
+}
+
+func (s *Server) draining() bool {
+	select {
+	case <-s.drain:
+		return true
+	default:
+		return false
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(map[string]any{"instance": s.cfg.Instance, "producing": s.producing.Load(), "storeBytes": used})
+	json.NewEncoder(w).Encode(v)
 }
 
 // acquire takes a stream slot, or answers 503.
@@ -216,6 +343,11 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.release()
+	if s.draining() {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, "shutting_down", "the relay is shutting down")
+		return
+	}
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
 		s.resume(w, r, id)
 		return
@@ -278,9 +410,16 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 			hdr[k] = v
 		}
 	}
+	if !s.startProducer() {
+		// Draining since the slot was taken: the run ends at once.
+		fctx, fcancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
+		s.store.Finish(fctx, run.Key, 1, runError(CodeShutdown, "the relay producing the run stopped"), store.OutcomeError)
+		fcancel()
+		httpError(w, http.StatusServiceUnavailable, "shutting_down", "the relay is shutting down")
+		return
+	}
 	started = true
 	p := s.newProducer(run)
-	s.wg.Add(1)
 	go p.produce(body, hdr)
 	w.Header().Set(runHeader, run.Key)
 	if in.ThreadID == "" {

@@ -12,12 +12,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
 	"net"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
@@ -54,6 +56,7 @@ func main() {
 	storeTimeout := flag.Duration("store-timeout", relay.DefaultStoreTimeout, "how long a failing store is retried before the run ends with RUN_ERROR relay_store_unavailable")
 	sweep := flag.Duration("sweep", relay.DefaultSweepEvery, "how often retention and limits are applied")
 	instance := flag.String("instance", "", "this instance's name in the store (default: random)")
+	drainTimeout := flag.Duration("drain-timeout", 15*time.Second, "on SIGTERM or SIGINT: how long the runs this instance produces get to end (RUN_ERROR relay_shutdown, sent and stored) and their streams to close, before the process exits")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-relay -upstream URL [flags]\n\nPersistent, resumable AG-UI threads in front of an agent (docs/relay.md).\n\n")
 		flag.PrintDefaults()
@@ -103,12 +106,21 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), relay.RedactStore(*storeURL))
-	err = httpguard.Serve(*addr, srv, func(a net.Addr) {
-		// The URL on its own line: scripts and tests read it.
-		fmt.Printf("agui-relay: listening on http://%s/\n", a)
+	err = httpguard.ServeDrain(*addr, srv, httpguard.DrainOptions{
+		Ready: func(a net.Addr) {
+			// The URL on its own line: scripts and tests read it.
+			fmt.Printf("agui-relay: listening on http://%s/\n", a)
+		},
+		Timeout:  *drainTimeout,
+		Stopping: func(sig os.Signal) { log.Printf("%v: draining (at most %v)", sig, *drainTimeout) },
+		// Runs still produced end with relay_shutdown, sent and stored.
+		Drain: func(ctx context.Context) { srv.Shutdown(ctx) },
 	})
-	srv.Close() // runs still produced end with relay_shutdown, stored
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	srv.Shutdown(ctx) // on a listener error; else done already
+	cancel()
 	if err != nil {
 		log.Fatal(err)
 	}
+	log.Printf("stopped")
 }
