@@ -132,6 +132,19 @@ func (s *Server) fallback(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case r.Method == http.MethodOptions:
 		return
+	case strings.EqualFold(r.URL.EscapedPath(), "/threads/%2F"):
+		// The thread "/": the mux takes its one escaped segment for a
+		// trailing slash.
+		r.SetPathValue("thread", "/")
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			s.getThread(w, r)
+			return
+		case http.MethodDelete:
+			s.deleteThread(w, r)
+			return
+		}
+		allow = "GET, DELETE"
 	case p == "/agent":
 		allow = "POST"
 	case p == "/healthz" || p == "/livez" || p == "/readyz":
@@ -364,6 +377,10 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	threadID := in.ThreadID
+	if msg := badThreadID(threadID); msg != "" {
+		httpError(w, http.StatusBadRequest, "bad_thread_id", msg)
+		return
+	}
 	if threadID == "" {
 		if !keyless {
 			httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
@@ -426,6 +443,24 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(threadIDHeader, threadID)
 	}
 	s.stream(w, r, run.Key, 0, nil)
+}
+
+// MaxThreadIDBytes bounds a threadId: GET /threads/{threadId} must carry
+// it in its request line, percent-encoded (up to 3 bytes a byte), within
+// the server's 64 KiB of headers.
+const MaxThreadIDBytes = 16 << 10
+
+// badThreadID says why a run cannot make a thread of id ("" if it can):
+// every thread must load back through GET /threads/{threadId}, and "." and
+// ".." are path segments a URL normalises away, however they are encoded.
+func badThreadID(id string) string {
+	switch {
+	case id == "." || id == "..":
+		return "the threadId " + strconv.Quote(id) + " cannot be a URL path segment (GET /threads/{threadId} could not load it)"
+	case len(id) > MaxThreadIDBytes:
+		return "the threadId has " + strconv.Itoa(len(id)) + " bytes, more than " + strconv.Itoa(MaxThreadIDBytes) + " (GET /threads/{threadId} could not load it)"
+	}
+	return ""
 }
 
 // prepare checks the thread before a new run (reaping a lost run, folding
