@@ -40,7 +40,7 @@ func TestThreadIDsRoundTrip(t *testing.T) {
 	_, rs := newRelay(t, up.URL, nil, nil)
 	ids := []string{"t1", ".", "..", "...", "./a", "a/..", "../x", "/", "a/b", "//", "%", "%2F", "%2e%2E", "a%20b", "?x=1#y",
 		"a b", "+", "&=;", "\\", "日本語 🙂", "\u202e\u0000\t\n", "\"quoted\"", strings.Repeat("x", 10<<10),
-		strings.Repeat("日", 10<<10/3), strings.Repeat("é", MaxThreadIDBytes/2), strings.Repeat("y", MaxThreadIDBytes+1)}
+		strings.Repeat("日", 10<<10/3), strings.Repeat("x", 40<<10), strings.Repeat("é", MaxThreadIDPath/6), strings.Repeat("y", MaxThreadIDPath+1), strings.Repeat("é", MaxThreadIDPath/6+1)}
 	for _, id := range ids {
 		name := id
 		if len(name) > 20 {
@@ -51,7 +51,7 @@ func TestThreadIDsRoundTrip(t *testing.T) {
 			resp := post(t, rs.URL, string(body), nil)
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			if id == "." || id == ".." || len(id) > MaxThreadIDBytes {
+			if id == "." || id == ".." || len(encodeURIComponent(id)) > MaxThreadIDPath {
 				if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), `"code":"bad_thread_id"`) {
 					t.Fatalf("the run was not refused: %d %s", resp.StatusCode, b)
 				}

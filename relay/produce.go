@@ -45,14 +45,17 @@ func runError(code, msg string) []byte {
 	return b
 }
 
-// end is why a run ends: its last frame and outcome.
+// end is why a run ends: its last frame and outcome; for the relay's own
+// RUN_ERROR, its code and what the log says of it.
 type end struct {
 	frame   []byte
 	outcome string
+	code    string // the relay's code, "" for the agent's own end
+	reason  string
 }
 
 func relayEnd(code, msg string) *end {
-	return &end{runError(code, msg), store.OutcomeError}
+	return &end{frame: runError(code, msg), outcome: store.OutcomeError, code: code, reason: msg}
 }
 
 var (
@@ -114,6 +117,9 @@ func (p *producer) produce(body []byte, hdr http.Header) {
 	<-hb
 	if !p.gone {
 		p.finish()
+		if p.fin != nil {
+			p.logEnd()
+		}
 	}
 	// The run is over: its streams read on to its end, and its slot is
 	// free (the fold and the bounds below hold none).
@@ -219,7 +225,8 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 			hdr.Set("Last-Event-ID", p.lastID)
 			p.resuming = true
 			p.skip = p.sinceID
-			s.cfg.Logf("run %s: upstream answer cut; resuming after %s", p.run.Key, quoteShort(p.lastID))
+			s.m.upResumes.Inc()
+			s.log.Info("upstream answer cut; resuming", "run", p.run.Key, "lastEventId", quoteShort(p.lastID))
 		}
 		err := p.request(body, hdr)
 		if p.fin != nil || p.gone {
@@ -230,6 +237,14 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 				p.fin = p.stopped()
 			} else {
 				p.fin = relayEnd(CodeUpstreamCut, "the agent's stream ended before the run did")
+				switch {
+				case err == nil:
+					p.fin.reason += " (it ended cleanly without RUN_FINISHED or RUN_ERROR)"
+				case p.lastID == "":
+					p.fin.reason += ": " + err.Error() + " (its events carry no SSE id to resume from)"
+				default:
+					p.fin.reason += ": " + err.Error() + " (after " + strconv.Itoa(resumes) + " resumes)"
+				}
 			}
 			return
 		}
@@ -245,16 +260,18 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 	req.Header = hdr.Clone()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
+	sent := time.Now()
 	resp, err := s.cfg.Client.Do(req)
 	if err != nil {
 		if p.ctx.Err() != nil {
 			p.fin = p.stopped()
 		} else {
 			p.refused(CodeUpstreamUnreachable, "the agent could not be reached")
-			s.cfg.Logf("run %s: upstream: %v", p.run.Key, err)
+			p.fin.reason += ": " + err.Error()
 		}
 		return err
 	}
+	s.m.upSeconds.Observe(time.Since(sent).Seconds())
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		p.refused(CodeUpstreamStatus, "the agent answered HTTP "+strconv.Itoa(resp.StatusCode))
@@ -262,6 +279,9 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		p.refused(CodeUpstreamNotSSE, "the agent answered "+strconv.Quote(mt)+", not text/event-stream")
+		if b, _ := io.ReadAll(io.LimitReader(resp.Body, 120)); len(b) > 0 {
+			p.fin.reason += "; it begins " + strconv.Quote(string(b))
+		}
 		return nil
 	}
 	idle := time.AfterFunc(s.cfg.UpstreamIdle, func() { p.cancel(errStalled) })
@@ -306,6 +326,35 @@ func (p *producer) refused(code, msg string) {
 	p.fin = relayEnd(code, msg)
 }
 
+// upstreamReasons are the upstream failures (upstream_failures_total) of
+// the relay's codes.
+var upstreamReasons = map[string]string{
+	CodeUpstreamUnreachable: "unreachable", CodeUpstreamStatus: "status", CodeUpstreamNotSSE: "not_sse",
+	CodeUpstreamCut: "cut", CodeUpstreamStalled: "stalled", CodeEventTooLarge: "event_too_large",
+}
+
+// logEnd counts and logs how the run ended: a line per run the relay
+// ended with an error (its code and why), at Warn; the others at Debug
+// (the agent's own RUN_ERROR at Info).
+func (p *producer) logEnd() {
+	s, e := p.s, p.fin
+	s.m.ended(e)
+	attrs := []any{"run", p.run.Key, "frames", p.seq + 1, "duration", time.Since(p.run.Started).Round(time.Millisecond)}
+	switch {
+	case e.outcome == store.OutcomeFinished:
+		s.log.Debug("run finished", attrs...)
+	case e.code != "":
+		if r, ok := upstreamReasons[e.code]; ok {
+			s.m.upFailures.WithLabelValues(r).Inc()
+		}
+		s.log.Warn("run failed", append(attrs, "code", e.code, "reason", e.reason)...)
+	default:
+		var h struct{ Code, Message string }
+		json.Unmarshal(e.frame, &h)
+		s.log.Info("run ended with the agent's RUN_ERROR", append(attrs, "code", quoteShort(h.Code), "message", quoteShort(h.Message))...)
+	}
+}
+
 // event takes one upstream SSE event.
 func (p *producer) event(e sse.Event) {
 	if p.fin != nil || p.gone {
@@ -338,13 +387,13 @@ func (p *producer) event(e sse.Event) {
 			}
 		})
 		for _, d := range diags {
-			p.s.cfg.Logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
+			p.s.logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
 		}
 		return
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(e.Data)); err != nil {
-		p.s.cfg.Logf("run %s: upstream event is not JSON, dropped", p.run.Key)
+		p.s.logf("run %s: upstream event is not JSON, dropped", p.run.Key)
 		return
 	}
 	p.frame(b.Bytes())
@@ -376,7 +425,7 @@ func (p *producer) frame(data []byte) {
 		RunID string `json:"runId"`
 	}
 	if json.Unmarshal(data, &head) != nil || head.Type == "" {
-		p.s.cfg.Logf("run %s: upstream event without a type, dropped", p.run.Key)
+		p.s.logf("run %s: upstream event without a type, dropped", p.run.Key)
 		return
 	}
 	if head.Type == "RUN_STARTED" {
@@ -399,10 +448,10 @@ func (p *producer) frame(data []byte) {
 	}
 	switch head.Type {
 	case "RUN_FINISHED":
-		p.fin = &end{data, store.OutcomeFinished}
+		p.fin = &end{frame: data, outcome: store.OutcomeFinished}
 		return
 	case "RUN_ERROR":
-		p.fin = &end{data, store.OutcomeError}
+		p.fin = &end{frame: data, outcome: store.OutcomeError}
 		return
 	}
 	p.store(data)
@@ -433,11 +482,12 @@ func (p *producer) storeFailed(err error) {
 	switch {
 	case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
 		p.gone = true // ended by a reaper, or lost by the store: nothing to add
-		p.s.cfg.Logf("run %s: %v", p.run.Key, err)
+		p.s.logf("run %s: %v", p.run.Key, err)
 	default:
 		p.fin = relayEnd(CodeStoreUnavailable, "the relay's store failed")
+		p.fin.reason += ": " + err.Error()
 		p.down = true
-		p.s.cfg.Logf("run %s: store: %v", p.run.Key, err)
+		p.s.logf("run %s: store: %v", p.run.Key, err)
 	}
 	p.cancel(nil)
 }
@@ -465,7 +515,7 @@ func (p *producer) finish() {
 	})
 	if err != nil && !errors.Is(err, store.ErrDone) {
 		p.s.unstored.Store(p.run.Key, &unstored{frame: p.fin.frame, at: time.Now()})
-		p.s.cfg.Logf("run %s: finishing: %v", p.run.Key, err)
+		p.s.logf("run %s: finishing: %v", p.run.Key, err)
 	}
 }
 

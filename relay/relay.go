@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -24,7 +25,9 @@ import (
 // resumes), GET and DELETE /threads/{threadId}.
 type Server struct {
 	cfg     Config
-	store   store.Store
+	store   store.Store // cfg.Store, measured
+	m       *metrics
+	log     *slog.Logger
 	secret  []byte
 	guard   *httpguard.Guard
 	pass    []string // request headers passed upstream
@@ -75,8 +78,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("relay: unknown upstream dialect " + strconv.Quote(cfg.UpstreamDialect))
 	}
 	cfg.defaults()
-	s := &Server{cfg: cfg, store: cfg.Store, conns: make(chan struct{}, cfg.MaxConns),
-		loads: make(chan struct{}, cfg.MaxLoads), drain: make(chan struct{})}
+	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns),
+		loads: make(chan struct{}, cfg.MaxLoads), drain: make(chan struct{}), log: cfg.Logger}
+	s.m = newMetrics(s)
+	s.store = measuredStore{cfg.Store, s.m}
 	var err error
 	if s.guard, err = newGuard(cfg); err != nil {
 		return nil, err
@@ -116,7 +121,10 @@ func New(cfg Config) (*Server, error) {
 	mux.HandleFunc("GET /livez", s.livez)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("/", s.fallback)
-	s.handler = s.guard.Handler(mux)
+	if !cfg.NoMetrics {
+		mux.Handle("GET /metrics", s.MetricsHandler())
+	}
+	s.handler = s.observe(s.guard.Handler(mux))
 
 	if cfg.SweepEvery > 0 {
 		s.wg.Add(1)
@@ -147,7 +155,7 @@ func (s *Server) fallback(w http.ResponseWriter, r *http.Request) {
 		allow = "GET, DELETE"
 	case p == "/agent":
 		allow = "POST"
-	case p == "/healthz" || p == "/livez" || p == "/readyz":
+	case p == "/healthz" || p == "/livez" || p == "/readyz" || p == "/metrics" && !s.cfg.NoMetrics:
 		allow = "GET"
 	case strings.HasPrefix(p, "/threads/") && len(p) > len("/threads/") && !strings.Contains(p[len("/threads/"):], "/"):
 		allow = "GET, DELETE"
@@ -234,7 +242,7 @@ func (s *Server) reapLost() {
 	defer cancel()
 	keys, err := s.store.Running(ctx, 1000)
 	if err != nil {
-		s.cfg.Logf("sweep: %v", err)
+		s.logf("sweep: %v", err)
 		return
 	}
 	for _, k := range keys {
@@ -266,9 +274,9 @@ func (s *Server) sweepTo(maxBytes int64) {
 	lim.MaxBytes = maxBytes
 	sw, err := s.store.Sweep(ctx, time.Now(), lim)
 	if err != nil {
-		s.cfg.Logf("sweep: %v", err)
+		s.logf("sweep: %v", err)
 	} else if sw.Threads+sw.Runs > 0 {
-		s.cfg.Logf("sweep: %d threads, %d runs, %d bytes dropped", sw.Threads, sw.Runs, sw.Bytes)
+		s.logf("sweep: %d threads, %d runs, %d bytes dropped", sw.Threads, sw.Runs, sw.Bytes)
 	}
 }
 
@@ -333,6 +341,7 @@ func (s *Server) acquire(w http.ResponseWriter) bool {
 		return true
 	default:
 		w.Header().Set("Retry-After", "1")
+		s.m.runsRefused.WithLabelValues("too_many_streams").Inc()
 		httpError(w, http.StatusServiceUnavailable, "too_many_streams", "the relay serves "+strconv.Itoa(s.cfg.MaxConns)+" streams already")
 		return false
 	}
@@ -357,6 +366,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.release()
 	if s.draining() {
+		s.m.runsRefused.WithLabelValues("shutting_down").Inc()
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, "shutting_down", "the relay is shutting down")
 		return
@@ -377,10 +387,6 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	threadID := in.ThreadID
-	if msg := badThreadID(threadID); msg != "" {
-		httpError(w, http.StatusBadRequest, "bad_thread_id", msg)
-		return
-	}
 	if threadID == "" {
 		if !keyless {
 			httpError(w, http.StatusBadRequest, "thread_id_required", "the RunAgentInput needs a threadId")
@@ -391,6 +397,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	// A producer's slot, taken now and given back unless the run starts.
 	if s.producing.Add(1) > int64(s.cfg.MaxRuns) {
 		s.producing.Add(-1)
+		s.m.runsRefused.WithLabelValues("too_many_runs").Inc()
 		w.Header().Set("Retry-After", "1")
 		httpError(w, http.StatusServiceUnavailable, "too_many_runs", "the relay produces "+strconv.Itoa(s.cfg.MaxRuns)+" runs already (-max-runs)")
 		return
@@ -409,6 +416,10 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		httpError(w, status, code, msg)
 		return
 	}
+	if msg := badThreadID(threadID); msg != "" {
+		httpError(w, http.StatusBadRequest, "bad_thread_id", msg)
+		return
+	}
 	now := time.Now()
 	run := &store.Run{Key: runKey, Thread: tk, Owner: owner, Producer: s.cfg.Instance,
 		Started: now, Input: input, Lease: now.Add(s.cfg.Lease), Readers: now}
@@ -417,6 +428,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, store.ErrBusy):
 			httpError(w, http.StatusConflict, "run_in_progress", "the thread has a run going on; resume it (GET /threads/{threadId})")
 		default:
+			s.m.runsRefused.WithLabelValues("store_unavailable").Inc()
 			httpError(w, http.StatusServiceUnavailable, "store_unavailable", "the store failed: "+err.Error())
 		}
 		return
@@ -436,6 +448,7 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	started = true
+	s.m.runsStarted.Inc()
 	p := s.newProducer(run)
 	go p.produce(body, hdr)
 	w.Header().Set(runHeader, run.Key)
@@ -445,10 +458,11 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
 	s.stream(w, r, run.Key, 0, nil)
 }
 
-// MaxThreadIDBytes bounds a threadId: GET /threads/{threadId} must carry
-// it in its request line, percent-encoded (up to 3 bytes a byte), within
-// the server's 64 KiB of headers.
-const MaxThreadIDBytes = 16 << 10
+// MaxThreadIDPath bounds a threadId's URL form (percent-encoded as
+// encodeURIComponent makes it, 3 bytes for a byte outside A–Z a–z 0–9
+// -_.!~*'()): GET /threads/{threadId} must carry it in its request line,
+// within the server's 64 KiB of headers.
+const MaxThreadIDPath = 48 << 10
 
 // badThreadID says why a run cannot make a thread of id ("" if it can):
 // every thread must load back through GET /threads/{threadId}, and "." and
@@ -457,10 +471,24 @@ func badThreadID(id string) string {
 	switch {
 	case id == "." || id == "..":
 		return "the threadId " + strconv.Quote(id) + " cannot be a URL path segment (GET /threads/{threadId} could not load it)"
-	case len(id) > MaxThreadIDBytes:
-		return "the threadId has " + strconv.Itoa(len(id)) + " bytes, more than " + strconv.Itoa(MaxThreadIDBytes) + " (GET /threads/{threadId} could not load it)"
+	case len(id) > MaxThreadIDPath/3 && pathLen(id) > MaxThreadIDPath:
+		return "the threadId takes " + strconv.Itoa(pathLen(id)) + " bytes in a URL, more than " + strconv.Itoa(MaxThreadIDPath) + " (GET /threads/{threadId} could not load it)"
 	}
 	return ""
+}
+
+// pathLen is the length of id percent-encoded as encodeURIComponent does.
+func pathLen(id string) int {
+	n := 0
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			n++
+		} else {
+			n += 3
+		}
+	}
+	return n
 }
 
 // prepare checks the thread before a new run (reaping a lost run, folding

@@ -112,7 +112,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 				write(sseFrame(nil, "", 0, runError(CodeStoreUnavailable, "the relay's store failed for "+s.cfg.StoreTimeout.String())))
 				return
 			}
-			s.cfg.Logf("run %s: reading: %v", key, err)
+			s.logf("run %s: reading: %v", key, err)
 			select {
 			case <-rctx.Done():
 			case <-time.After(200 * time.Millisecond):
@@ -211,7 +211,7 @@ func (s *Server) reap(ctx context.Context, run *store.Run) error {
 	err := s.store.Finish(ctx, run.Key, run.Frames+1,
 		runError(CodeProducerLost, "the relay producing this run stopped answering (lease expired)"), store.OutcomeError)
 	if err == nil {
-		s.cfg.Logf("run %s: producer %s lost; ended", run.Key, run.Producer)
+		s.logf("run %s: producer %s lost; ended", run.Key, run.Producer)
 		fctx, cancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
 		defer cancel()
 		s.fold(fctx, run.Thread)
@@ -267,6 +267,7 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request, lastID string) {
 		httpError(w, http.StatusBadRequest, "bad_last_event_id", "run "+strconv.Quote(key)+" has "+strconv.FormatInt(run.Frames, 10)+" frames, not "+strconv.FormatInt(seq, 10))
 		return
 	}
+	s.m.resumes.Inc()
 	w.Header().Set(runHeader, key)
 	s.stream(w, r, key, seq, nil)
 }
