@@ -83,8 +83,10 @@ type producer struct {
 	fin      *end                // set when the run must end
 	gone     bool                // the store lost the run, or someone else ended it
 	down     bool                // the store refused a frame for StoreTimeout
-	over     chan struct{}       // closed when the producer is done with the run
-	overOnce sync.Once
+	// over ends when the producer is done with the run (its streams
+	// wake: context.AfterFunc, no goroutine per stream).
+	over     context.Context
+	overDone context.CancelFunc
 	// sinceID counts the upstream events read after the one that set
 	// lastID (events without an id field of their own): a resume from
 	// lastID sends them again, and skip drops that many at the start of
@@ -97,8 +99,8 @@ type producer struct {
 func (s *Server) newProducer(run *store.Run) *producer {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	tctx, tcancel := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errTimeout)
-	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: store.RunBytes(run.Input),
-		over: make(chan struct{})}
+	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: store.RunBytes(run.Input)}
+	p.over, p.overDone = context.WithCancel(context.Background())
 	if s.cfg.UpstreamDialect != "" {
 		p.tr = dialect.New(dialect.Options{Dialect: s.cfg.UpstreamDialect, MaxEventBytes: s.cfg.MaxEventBytes})
 	}
@@ -110,11 +112,10 @@ func (p *producer) produce(body []byte, hdr http.Header) {
 	s, run, cancel := p.s, p.run, p.cancel
 	defer s.wg.Done()
 	defer cancel(nil)
-	hb := make(chan struct{})
-	go func() { defer close(hb); p.heartbeat() }()
+	stopBeat := p.heartbeat()
 	p.pump(body, hdr)
 	cancel(nil)
-	<-hb
+	stopBeat()
 	if !p.gone {
 		p.finish()
 		if p.fin != nil {
@@ -133,7 +134,7 @@ func (p *producer) produce(body []byte, hdr http.Header) {
 }
 
 // done wakes the run's streams on this instance: the producer is done.
-func (p *producer) done() { p.overOnce.Do(func() { close(p.over) }) }
+func (p *producer) done() { p.overDone() }
 
 // bound applies the store's bounds after a run: at once past the bytes
 // (down to 90%, so that the next runs do not sweep again), and for the
@@ -151,35 +152,49 @@ func (s *Server) bound(ctx context.Context) {
 	}
 }
 
-// heartbeat renews the lease and stops a run nobody reads.
-func (p *producer) heartbeat() {
+// heartbeat renews the lease every third of it, and stops a run nobody
+// reads, until the returned stop (which waits for a renewal going on). A
+// timer rather than a goroutine: a live run costs no stack for it.
+func (p *producer) heartbeat() (stop func()) {
 	every := p.s.cfg.Lease / 3
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.ctx.Done():
-			return
-		case <-t.C:
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	t = time.AfterFunc(every, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped && p.ctx.Err() == nil && p.beat(every) {
+			t.Reset(every)
 		}
-		rctx, rcancel := context.WithTimeout(p.ctx, every)
-		readers, err := p.s.store.Renew(rctx, p.run.Key, time.Now().Add(p.s.cfg.Lease))
-		rcancel()
-		switch {
-		case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
-			p.cancel(errReaped)
-			return
-		case err != nil:
-			continue // a failing store: appends decide
-		}
-		if readers.Before(p.run.Started) {
-			readers = p.run.Started
-		}
-		if p.readers.Load() == 0 && time.Since(readers) > p.s.cfg.Grace+every {
-			p.cancel(errAbandoned)
-			return
-		}
+	})
+	return func() {
+		mu.Lock()
+		stopped = true
+		t.Stop()
+		mu.Unlock()
 	}
+}
+
+// beat renews the lease once; false when it ended the run.
+func (p *producer) beat(every time.Duration) bool {
+	rctx, rcancel := context.WithTimeout(p.ctx, every)
+	readers, err := p.s.store.Renew(rctx, p.run.Key, time.Now().Add(p.s.cfg.Lease))
+	rcancel()
+	switch {
+	case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
+		p.cancel(errReaped)
+		return false
+	case err != nil:
+		return true // a failing store: appends decide
+	}
+	if readers.Before(p.run.Started) {
+		readers = p.run.Started
+	}
+	if p.readers.Load() == 0 && time.Since(readers) > p.s.cfg.Grace+every {
+		p.cancel(errAbandoned)
+		return false
+	}
+	return true
 }
 
 // stopped is the end of a run whose context ended.
@@ -287,7 +302,9 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 	idle := time.AfterFunc(s.cfg.UpstreamIdle, func() { p.cancel(errStalled) })
 	defer idle.Stop()
 	parser := sse.NewParser(sse.Options{MaxEventSize: s.cfg.MaxEventBytes})
-	buf := make([]byte, 32<<10)
+	// Small: a live run holds it while it waits for the agent, and the
+	// transport's reader is buffered (4 KiB) already.
+	buf := make([]byte, 4<<10)
 	onErr := func(error) {
 		if p.fin == nil {
 			p.fin = relayEnd(CodeEventTooLarge, "the agent sent an event larger than "+strconv.Itoa(s.cfg.MaxEventBytes)+" bytes")

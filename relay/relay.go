@@ -47,9 +47,10 @@ type Server struct {
 
 	mu       sync.Mutex // closing, and the producers' wg.Add
 	closing  bool
-	drain    chan struct{} // closed when the server drains (Shutdown)
-	sweeping atomic.Bool   // a sweep is going on
-	finished atomic.Int64  // runs ended since the last sweep of the thread count
+	drainCtx context.Context // done when the server drains (Shutdown)
+	drain    context.CancelFunc
+	sweeping atomic.Bool  // a sweep is going on
+	finished atomic.Int64 // runs ended since the last sweep of the thread count
 }
 
 // unstored is the end of a run that the store did not take.
@@ -79,7 +80,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	cfg.defaults()
 	s := &Server{cfg: cfg, conns: make(chan struct{}, cfg.MaxConns),
-		loads: make(chan struct{}, cfg.MaxLoads), drain: make(chan struct{}), log: cfg.Logger}
+		loads: make(chan struct{}, cfg.MaxLoads), log: cfg.Logger}
+	s.drainCtx, s.drain = context.WithCancel(context.Background())
 	s.m = newMetrics(s)
 	s.store = measuredStore{cfg.Store, s.m}
 	var err error
@@ -186,7 +188,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	if !s.closing {
 		s.closing = true
-		close(s.drain)
+		s.drain()
 	}
 	s.mu.Unlock()
 	s.cancel()
@@ -320,12 +322,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) draining() bool {
-	select {
-	case <-s.drain:
-		return true
-	default:
-		return false
-	}
+	return s.drainCtx.Err() != nil
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

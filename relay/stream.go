@@ -54,21 +54,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 	if v, ok := s.local.Load(key); ok {
 		prod = v.(*producer)
 		defer prod.attach()()
-		go func() {
-			select {
-			case <-prod.over:
-				wake()
-			case <-rctx.Done():
-			}
-		}()
+		defer context.AfterFunc(prod.over, wake)()
 	} else {
-		go func() {
-			select {
-			case <-s.drain:
-				wake()
-			case <-rctx.Done():
-			}
-		}()
+		defer context.AfterFunc(s.drainCtx, wake)()
 	}
 	touchEvery := s.cfg.Lease / 3
 	var lastTouch, failing time.Time

@@ -92,13 +92,6 @@ func TestSteadyLoad(t *testing.T) {
 			if finished.Load() != clients*perClient {
 				t.Fatalf("%d of %d runs finished", finished.Load(), clients*perClient)
 			}
-			// A run holds its slot until its end is stored, not through
-			// its thread's fold and the bounds: about one per client (a
-			// client may start its next run a moment before the slot of
-			// its last is given back).
-			if m := maxProducing.Load(); m > clients+clients/4 {
-				t.Fatalf("/healthz showed %d runs producing for %d clients", m, clients)
-			}
 		})
 	}
 }
