@@ -45,12 +45,13 @@ type Server struct {
 	// did not take (run key → *unstored): streams send them, without an id.
 	unstored sync.Map
 
-	mu       sync.Mutex // closing, and the producers' wg.Add
-	closing  bool
-	drainCtx context.Context // done when the server drains (Shutdown)
-	drain    context.CancelFunc
-	sweeping atomic.Bool  // a sweep is going on
-	finished atomic.Int64 // runs ended since the last sweep of the thread count
+	mu         sync.Mutex // closing, and the producers' wg.Add
+	closing    bool
+	drainCtx   context.Context // done when the server drains (Shutdown)
+	drain      context.CancelFunc
+	sweeping   atomic.Bool  // a sweep is going on
+	sweepBound atomic.Int64 // the store bound of the sweep asked for (0: none)
+	finished   atomic.Int64 // runs ended since the last sweep of the thread count
 }
 
 // unstored is the end of a run that the store did not take.
@@ -262,14 +263,33 @@ func (s *Server) limits() store.Limits {
 
 func (s *Server) sweep() { s.sweepTo(s.cfg.MaxStoreBytes) }
 
-// sweepTo applies the limits with maxBytes as the store's bound, unless a
-// sweep is going on (that one does it).
+// sweepTo applies the limits with maxBytes as the store's bound. One
+// sweep runs at a time: asked for meanwhile, the one going on sweeps once
+// more when it is done (to the lowest bound asked for).
 func (s *Server) sweepTo(maxBytes int64) {
+	for {
+		if b := s.sweepBound.Load(); b == 0 || maxBytes < b {
+			if !s.sweepBound.CompareAndSwap(b, maxBytes) {
+				continue
+			}
+		}
+		break
+	}
 	if !s.sweeping.CompareAndSwap(false, true) {
 		return
 	}
-	defer s.sweeping.Store(false)
-	s.finished.Store(0)
+	for {
+		s.finished.Store(0)
+		s.sweepOnce(s.sweepBound.Swap(0))
+		s.sweeping.Store(false)
+		// Asked for while it swept: sweep again, unless another took over.
+		if s.sweepBound.Load() == 0 || !s.sweeping.CompareAndSwap(false, true) {
+			return
+		}
+	}
+}
+
+func (s *Server) sweepOnce(maxBytes int64) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.StoreTimeout)
 	defer cancel()
 	lim := s.limits()
