@@ -117,14 +117,22 @@ func (s *Server) observe(h http.Handler) http.Handler {
 		if !s.cfg.AccessLog {
 			return
 		}
-		attrs := []any{"method", r.Method, "path", quoteShort(r.URL.Path), "status", rec.status, "bytes", rec.bytes,
+		attrs := []any{"method", r.Method, "path", cut(r.URL.Path, 200), "status", rec.status, "bytes", rec.bytes,
 			"duration", time.Since(start).Round(time.Microsecond), "remote", r.RemoteAddr}
 		if run := rec.Header().Get(runHeader); run != "" {
 			attrs = append(attrs, "run", run)
 		}
 		if id := r.Header.Get("Last-Event-ID"); id != "" {
-			attrs = append(attrs, "lastEventId", quoteShort(id))
+			attrs = append(attrs, "lastEventId", cut(id, 64))
 		}
 		s.log.Info("request", attrs...)
 	})
+}
+
+// cut is s cut to n bytes (a client's path or id in a log line).
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }

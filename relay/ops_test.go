@@ -178,7 +178,7 @@ func TestMetricsAndLogs(t *testing.T) {
 		}
 		if l["msg"] == "request" && l["upstream"] == nil {
 			n++
-			if l["path"] == `"/agent"` && (l["status"] != float64(200) || l["run"] == nil || l["bytes"].(float64) <= 0) {
+			if l["path"] == "/agent" && (l["status"] != float64(200) || l["run"] == nil || l["bytes"].(float64) <= 0) {
 				t.Errorf("access line %v", l)
 			}
 		}

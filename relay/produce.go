@@ -241,7 +241,7 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 			p.resuming = true
 			p.skip = p.sinceID
 			s.m.upResumes.Inc()
-			s.log.Info("upstream answer cut; resuming", "run", p.run.Key, "lastEventId", quoteShort(p.lastID))
+			s.log.Info("upstream answer cut; resuming", "run", p.run.Key, "lastEventId", cut(p.lastID, 64))
 		}
 		err := p.request(body, hdr)
 		if p.fin != nil || p.gone {
@@ -368,7 +368,7 @@ func (p *producer) logEnd() {
 	default:
 		var h struct{ Code, Message string }
 		json.Unmarshal(e.frame, &h)
-		s.log.Info("run ended with the agent's RUN_ERROR", append(attrs, "code", quoteShort(h.Code), "message", quoteShort(h.Message))...)
+		s.log.Info("run ended with the agent's RUN_ERROR", append(attrs, "code", cut(h.Code, 64), "message", cut(h.Message, 200))...)
 	}
 }
 

@@ -130,7 +130,7 @@ func TestEnvironment(t *testing.T) {
 			if _, err := time.Parse(time.RFC3339Nano, m["time"].(string)); err != nil || m["level"] == nil {
 				t.Fatalf("a log line without a time or a level: %q", l)
 			}
-			access = access || m["msg"] == "request" && m["path"] == `"/livez"` && m["status"] == float64(200)
+			access = access || m["msg"] == "request" && m["path"] == "/livez" && m["status"] == float64(200)
 			started = started || m["msg"] == "started" && m["version"] != nil
 		}
 		if access && started {
