@@ -15,6 +15,10 @@
 //   - ReadJSON: a POST's JSON body, its type checked and its size bounded.
 //   - NewServer: an http.Server whose timeouts cut slow clients off but
 //     not a stream (each frame's write has FrameWriteTimeout).
+//   - Serve, ServeDrain: the commands' main loop until SIGINT or SIGTERM
+//     (SIGHUP ignored); ServeDrain stops accepting, lets the handler end
+//     its streams with their last words (DrainOptions.Drain), and closes
+//     what is left at a timeout.
 //
 // A refusal is a JSON error, {"error": message, "code": code} (Error),
 // with a stable code: host_not_allowed, cross_origin,

@@ -2,6 +2,7 @@ package relay
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -94,9 +95,23 @@ type Config struct {
 	StoreTimeout time.Duration // how long a failing store is retried
 	SweepEvery   time.Duration // how often limits are applied (<0: never)
 
+	// Version is the relay's version, in /healthz, /livez and the
+	// agui_relay_build_info metric.
+	Version string
+	// NoMetrics leaves GET /metrics out of the handler (MetricsHandler
+	// still serves them, e.g. on an admin port).
+	NoMetrics bool
+
 	// Context ends the runs being produced when done; nil: Close does.
 	Context context.Context
-	// Logf logs; nil: silent.
+	// Logger logs (log/slog): what happens to runs and the store, a line
+	// per run the relay ends with an error (its code and reason), and with
+	// AccessLog a line per request. Nil: Logf's, at every level.
+	Logger *slog.Logger
+	// AccessLog logs each request when it ends (method, path, status,
+	// bytes, duration, the run), at Info.
+	AccessLog bool
+	// Logf logs when Logger is nil; nil: silent.
 	Logf func(format string, args ...any)
 }
 
@@ -141,8 +156,12 @@ func (c *Config) defaults() {
 	def(&c.RunTimeout, DefaultRunTimeout)
 	def(&c.StoreTimeout, DefaultStoreTimeout)
 	def(&c.SweepEvery, DefaultSweepEvery)
-	if c.Logf == nil {
-		c.Logf = func(string, ...any) {}
+	if c.Logger == nil {
+		if c.Logf != nil {
+			c.Logger = slog.New(logfHandler{logf: c.Logf})
+		} else {
+			c.Logger = slog.New(slog.DiscardHandler)
+		}
 	}
 	if c.Client == nil {
 		c.Client = &http.Client{Transport: &http.Transport{

@@ -42,6 +42,18 @@
 // Host and Origin are checked by package httpguard, as in cmd/agui-demo;
 // bodies, events, runs, threads and the store are bounded.
 //
+// Bad days. Shutdown drains: the runs this instance produces end with a
+// RUN_ERROR (relay_shutdown) that their streams send before they close,
+// and that is stored. A store that refuses writes fails /readyz, and a run
+// whose frames it refused for StoreTimeout ends with relay_store_unavailable,
+// sent to its streams even when it cannot be stored (Server.unstored). A
+// run holds its MaxRuns slot until its end is stored.
+//
+// Operations: GET /livez, /readyz, /healthz; GET /metrics in the
+// Prometheus format (metrics.go: each Server its own registry, the store
+// measured through a wrapper); log/slog lines (log.go: an access line per
+// request, a line per run the relay failed, with its code and reason).
+//
 // cmd/agui-demo runs a Server in-process for every POST /agent: the demo
 // has no run log of its own.
 package relay

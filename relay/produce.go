@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,14 +45,17 @@ func runError(code, msg string) []byte {
 	return b
 }
 
-// end is why a run ends: its last frame and outcome.
+// end is why a run ends: its last frame and outcome; for the relay's own
+// RUN_ERROR, its code and what the log says of it.
 type end struct {
 	frame   []byte
 	outcome string
+	code    string // the relay's code, "" for the agent's own end
+	reason  string
 }
 
 func relayEnd(code, msg string) *end {
-	return &end{runError(code, msg), store.OutcomeError}
+	return &end{frame: runError(code, msg), outcome: store.OutcomeError, code: code, reason: msg}
 }
 
 var (
@@ -78,6 +82,11 @@ type producer struct {
 	tr       *dialect.Translator // one per run, kept with it
 	fin      *end                // set when the run must end
 	gone     bool                // the store lost the run, or someone else ended it
+	down     bool                // the store refused a frame for StoreTimeout
+	// over ends when the producer is done with the run (its streams
+	// wake: context.AfterFunc, no goroutine per stream).
+	over     context.Context
+	overDone context.CancelFunc
 	// sinceID counts the upstream events read after the one that set
 	// lastID (events without an id field of their own): a resume from
 	// lastID sends them again, and skip drops that many at the start of
@@ -91,6 +100,7 @@ func (s *Server) newProducer(run *store.Run) *producer {
 	ctx, cancel := context.WithCancelCause(s.ctx)
 	tctx, tcancel := context.WithTimeoutCause(ctx, s.cfg.RunTimeout, errTimeout)
 	p := &producer{s: s, run: run, ctx: tctx, cancel: func(err error) { cancel(err); tcancel() }, bytes: store.RunBytes(run.Input)}
+	p.over, p.overDone = context.WithCancel(context.Background())
 	if s.cfg.UpstreamDialect != "" {
 		p.tr = dialect.New(dialect.Options{Dialect: s.cfg.UpstreamDialect, MaxEventBytes: s.cfg.MaxEventBytes})
 	}
@@ -101,56 +111,90 @@ func (s *Server) newProducer(run *store.Run) *producer {
 func (p *producer) produce(body []byte, hdr http.Header) {
 	s, run, cancel := p.s, p.run, p.cancel
 	defer s.wg.Done()
-	defer s.producing.Add(-1)
-	defer s.local.Delete(run.Key)
 	defer cancel(nil)
-	hb := make(chan struct{})
-	go func() { defer close(hb); p.heartbeat() }()
+	stopBeat := p.heartbeat()
 	p.pump(body, hdr)
 	cancel(nil)
-	<-hb
+	stopBeat()
 	if !p.gone {
 		p.finish()
+		if p.fin != nil {
+			p.logEnd()
+		}
 	}
+	// The run is over: its streams read on to its end, and its slot is
+	// free (the fold and the bounds below hold none).
+	s.local.Delete(run.Key)
+	p.done()
+	s.producing.Add(-1)
 	sctx, scancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
 	defer scancel()
 	s.fold(sctx, run.Thread)
-	if used, err := s.store.Usage(sctx); err == nil && used > s.cfg.MaxStoreBytes {
+	s.bound(sctx)
+}
+
+// done wakes the run's streams on this instance: the producer is done.
+func (p *producer) done() { p.overDone() }
+
+// bound applies the store's bounds after a run: at once past the bytes
+// (down to 90%, so that the next runs do not sweep again), and for the
+// thread count once a tenth of -max-threads runs have ended since the
+// last sweep, so that a run costs no full sweep (a sweep going on
+// stands for all).
+func (s *Server) bound(ctx context.Context) {
+	if s.ctx.Err() != nil {
+		return // draining
+	}
+	if used, err := s.store.Usage(ctx); err == nil && used > s.cfg.MaxStoreBytes {
 		s.sweepTo(s.cfg.MaxStoreBytes / 10 * 9)
-	} else if s.cfg.MaxThreads > 0 {
-		s.sweepTo(s.cfg.MaxStoreBytes) // the thread count
+	} else if n := s.cfg.MaxThreads; n > 0 && s.finished.Add(1) >= int64(max(1, n/10)) {
+		s.sweepTo(s.cfg.MaxStoreBytes)
 	}
 }
 
-// heartbeat renews the lease and stops a run nobody reads.
-func (p *producer) heartbeat() {
+// heartbeat renews the lease every third of it, and stops a run nobody
+// reads, until the returned stop (which waits for a renewal going on). A
+// timer rather than a goroutine: a live run costs no stack for it.
+func (p *producer) heartbeat() (stop func()) {
 	every := p.s.cfg.Lease / 3
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.ctx.Done():
-			return
-		case <-t.C:
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	t = time.AfterFunc(every, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped && p.ctx.Err() == nil && p.beat(every) {
+			t.Reset(every)
 		}
-		rctx, rcancel := context.WithTimeout(p.ctx, every)
-		readers, err := p.s.store.Renew(rctx, p.run.Key, time.Now().Add(p.s.cfg.Lease))
-		rcancel()
-		switch {
-		case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
-			p.cancel(errReaped)
-			return
-		case err != nil:
-			continue // a failing store: appends decide
-		}
-		if readers.Before(p.run.Started) {
-			readers = p.run.Started
-		}
-		if p.readers.Load() == 0 && time.Since(readers) > p.s.cfg.Grace+every {
-			p.cancel(errAbandoned)
-			return
-		}
+	})
+	return func() {
+		mu.Lock()
+		stopped = true
+		t.Stop()
+		mu.Unlock()
 	}
+}
+
+// beat renews the lease once; false when it ended the run.
+func (p *producer) beat(every time.Duration) bool {
+	rctx, rcancel := context.WithTimeout(p.ctx, every)
+	readers, err := p.s.store.Renew(rctx, p.run.Key, time.Now().Add(p.s.cfg.Lease))
+	rcancel()
+	switch {
+	case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
+		p.cancel(errReaped)
+		return false
+	case err != nil:
+		return true // a failing store: appends decide
+	}
+	if readers.Before(p.run.Started) {
+		readers = p.run.Started
+	}
+	if p.readers.Load() == 0 && time.Since(readers) > p.s.cfg.Grace+every {
+		p.cancel(errAbandoned)
+		return false
+	}
+	return true
 }
 
 // stopped is the end of a run whose context ended.
@@ -196,7 +240,8 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 			hdr.Set("Last-Event-ID", p.lastID)
 			p.resuming = true
 			p.skip = p.sinceID
-			s.cfg.Logf("run %s: upstream answer cut; resuming after %s", p.run.Key, quoteShort(p.lastID))
+			s.m.upResumes.Inc()
+			s.log.Info("upstream answer cut; resuming", "run", p.run.Key, "lastEventId", cut(p.lastID, 64))
 		}
 		err := p.request(body, hdr)
 		if p.fin != nil || p.gone {
@@ -207,6 +252,14 @@ func (p *producer) pump(body []byte, hdr http.Header) {
 				p.fin = p.stopped()
 			} else {
 				p.fin = relayEnd(CodeUpstreamCut, "the agent's stream ended before the run did")
+				switch {
+				case err == nil:
+					p.fin.reason += " (it ended cleanly without RUN_FINISHED or RUN_ERROR)"
+				case p.lastID == "":
+					p.fin.reason += ": " + err.Error() + " (its events carry no SSE id to resume from)"
+				default:
+					p.fin.reason += ": " + err.Error() + " (after " + strconv.Itoa(resumes) + " resumes)"
+				}
 			}
 			return
 		}
@@ -222,16 +275,18 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 	req.Header = hdr.Clone()
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
+	sent := time.Now()
 	resp, err := s.cfg.Client.Do(req)
 	if err != nil {
 		if p.ctx.Err() != nil {
 			p.fin = p.stopped()
 		} else {
 			p.refused(CodeUpstreamUnreachable, "the agent could not be reached")
-			s.cfg.Logf("run %s: upstream: %v", p.run.Key, err)
+			p.fin.reason += ": " + err.Error()
 		}
 		return err
 	}
+	s.m.upSeconds.Observe(time.Since(sent).Seconds())
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		p.refused(CodeUpstreamStatus, "the agent answered HTTP "+strconv.Itoa(resp.StatusCode))
@@ -239,12 +294,17 @@ func (p *producer) request(body []byte, hdr http.Header) error {
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		p.refused(CodeUpstreamNotSSE, "the agent answered "+strconv.Quote(mt)+", not text/event-stream")
+		if b, _ := io.ReadAll(io.LimitReader(resp.Body, 120)); len(b) > 0 {
+			p.fin.reason += "; it begins " + strconv.Quote(string(b))
+		}
 		return nil
 	}
 	idle := time.AfterFunc(s.cfg.UpstreamIdle, func() { p.cancel(errStalled) })
 	defer idle.Stop()
 	parser := sse.NewParser(sse.Options{MaxEventSize: s.cfg.MaxEventBytes})
-	buf := make([]byte, 32<<10)
+	// Small: a live run holds it while it waits for the agent, and the
+	// transport's reader is buffered (4 KiB) already.
+	buf := make([]byte, 4<<10)
 	onErr := func(error) {
 		if p.fin == nil {
 			p.fin = relayEnd(CodeEventTooLarge, "the agent sent an event larger than "+strconv.Itoa(s.cfg.MaxEventBytes)+" bytes")
@@ -283,6 +343,35 @@ func (p *producer) refused(code, msg string) {
 	p.fin = relayEnd(code, msg)
 }
 
+// upstreamReasons are the upstream failures (upstream_failures_total) of
+// the relay's codes.
+var upstreamReasons = map[string]string{
+	CodeUpstreamUnreachable: "unreachable", CodeUpstreamStatus: "status", CodeUpstreamNotSSE: "not_sse",
+	CodeUpstreamCut: "cut", CodeUpstreamStalled: "stalled", CodeEventTooLarge: "event_too_large",
+}
+
+// logEnd counts and logs how the run ended: a line per run the relay
+// ended with an error (its code and why), at Warn; the others at Debug
+// (the agent's own RUN_ERROR at Info).
+func (p *producer) logEnd() {
+	s, e := p.s, p.fin
+	s.m.ended(e)
+	attrs := []any{"run", p.run.Key, "frames", p.seq + 1, "duration", time.Since(p.run.Started).Round(time.Millisecond)}
+	switch {
+	case e.outcome == store.OutcomeFinished:
+		s.log.Debug("run finished", attrs...)
+	case e.code != "":
+		if r, ok := upstreamReasons[e.code]; ok {
+			s.m.upFailures.WithLabelValues(r).Inc()
+		}
+		s.log.Warn("run failed", append(attrs, "code", e.code, "reason", e.reason)...)
+	default:
+		var h struct{ Code, Message string }
+		json.Unmarshal(e.frame, &h)
+		s.log.Info("run ended with the agent's RUN_ERROR", append(attrs, "code", cut(h.Code, 64), "message", cut(h.Message, 200))...)
+	}
+}
+
 // event takes one upstream SSE event.
 func (p *producer) event(e sse.Event) {
 	if p.fin != nil || p.gone {
@@ -315,13 +404,13 @@ func (p *producer) event(e sse.Event) {
 			}
 		})
 		for _, d := range diags {
-			p.s.cfg.Logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
+			p.s.logf("run %s: upstream event: %s %s", p.run.Key, d.Code, d.Message)
 		}
 		return
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(e.Data)); err != nil {
-		p.s.cfg.Logf("run %s: upstream event is not JSON, dropped", p.run.Key)
+		p.s.logf("run %s: upstream event is not JSON, dropped", p.run.Key)
 		return
 	}
 	p.frame(b.Bytes())
@@ -353,7 +442,7 @@ func (p *producer) frame(data []byte) {
 		RunID string `json:"runId"`
 	}
 	if json.Unmarshal(data, &head) != nil || head.Type == "" {
-		p.s.cfg.Logf("run %s: upstream event without a type, dropped", p.run.Key)
+		p.s.logf("run %s: upstream event without a type, dropped", p.run.Key)
 		return
 	}
 	if head.Type == "RUN_STARTED" {
@@ -376,10 +465,10 @@ func (p *producer) frame(data []byte) {
 	}
 	switch head.Type {
 	case "RUN_FINISHED":
-		p.fin = &end{data, store.OutcomeFinished}
+		p.fin = &end{frame: data, outcome: store.OutcomeFinished}
 		return
 	case "RUN_ERROR":
-		p.fin = &end{data, store.OutcomeError}
+		p.fin = &end{frame: data, outcome: store.OutcomeError}
 		return
 	}
 	p.store(data)
@@ -410,15 +499,23 @@ func (p *producer) storeFailed(err error) {
 	switch {
 	case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
 		p.gone = true // ended by a reaper, or lost by the store: nothing to add
-		p.s.cfg.Logf("run %s: %v", p.run.Key, err)
+		p.s.logf("run %s: %v", p.run.Key, err)
 	default:
 		p.fin = relayEnd(CodeStoreUnavailable, "the relay's store failed")
-		p.s.cfg.Logf("run %s: store: %v", p.run.Key, err)
+		p.fin.reason += ": " + err.Error()
+		p.down = true
+		p.s.logf("run %s: store: %v", p.run.Key, err)
 	}
 	p.cancel(nil)
 }
 
-// finish stores the run's last frame.
+// unstoredWait bounds how long a run whose store refused its frames tries
+// to store its end before its clients get it (the store keeps trying:
+// boltstore commits it when the disk takes it again).
+const unstoredWait = time.Second
+
+// finish stores the run's last frame. When the store does not take it,
+// the run's streams send it anyway, without an id (Server.unstored).
 func (p *producer) finish() {
 	if p.fin == nil {
 		p.fin = p.stopped()
@@ -426,11 +523,16 @@ func (p *producer) finish() {
 			return
 		}
 	}
-	err := p.retry(func(ctx context.Context) error {
+	timeout := p.s.cfg.StoreTimeout
+	if p.down {
+		timeout = min(timeout, unstoredWait)
+	}
+	err := retryStore(timeout, func(ctx context.Context) error {
 		return p.s.store.Finish(ctx, p.run.Key, p.seq+1, p.fin.frame, p.fin.outcome)
 	})
 	if err != nil && !errors.Is(err, store.ErrDone) {
-		p.s.cfg.Logf("run %s: finishing: %v", p.run.Key, err)
+		p.s.unstored.Store(p.run.Key, &unstored{frame: p.fin.frame, at: time.Now()})
+		p.s.logf("run %s: finishing: %v", p.run.Key, err)
 	}
 }
 

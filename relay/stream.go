@@ -44,29 +44,53 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 	if !write(prelude) {
 		return
 	}
-	if p, ok := s.local.Load(key); ok {
-		defer p.(*producer).attach()()
+	// A stream of a run this instance produces wakes when the producer
+	// is done: its end may be one the store did not take (unstored). A
+	// stream of another instance's run ends when this one drains (its
+	// client resumes elsewhere).
+	rctx, wake := context.WithCancel(ctx)
+	defer wake()
+	var prod *producer
+	if v, ok := s.local.Load(key); ok {
+		prod = v.(*producer)
+		defer prod.attach()()
+		defer context.AfterFunc(prod.over, wake)()
+	} else {
+		defer context.AfterFunc(s.drainCtx, wake)()
 	}
 	touchEvery := s.cfg.Lease / 3
 	var lastTouch, failing time.Time
 	var buf []byte
 	for {
 		if time.Since(lastTouch) >= touchEvery {
-			tctx, cancel := context.WithTimeout(ctx, touchEvery)
+			tctx, cancel := context.WithTimeout(rctx, touchEvery)
 			if s.store.Touch(tctx, key, time.Now()) == nil {
 				lastTouch = time.Now()
 			}
 			cancel()
 		}
-		frames, run, err := s.store.Read(ctx, key, after, readBatch, touchEvery)
+		frames, run, err := s.store.Read(rctx, key, after, readBatch, touchEvery)
 		if ctx.Err() != nil {
 			return
+		}
+		if rctx.Err() != nil {
+			if prod == nil {
+				return // draining: another instance's run
+			}
+			// The producer is done: read on to its end (or its unstored
+			// end) without waking again.
+			prod, rctx = nil, ctx
+			continue
 		}
 		if err != nil {
 			// The run's end cannot come from the store: the relay says
 			// why, in a frame without an id (nothing to resume).
 			if errors.Is(err, store.ErrNotFound) {
 				write(sseFrame(nil, "", 0, runError(CodeRunLost, "the relay's store no longer has this run")))
+				return
+			}
+			if end, ok := s.unstoredEnd(key); ok {
+				write(sseFrame(nil, "", 0, end))
 				return
 			}
 			if failing.IsZero() {
@@ -76,15 +100,13 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 				write(sseFrame(nil, "", 0, runError(CodeStoreUnavailable, "the relay's store failed for "+s.cfg.StoreTimeout.String())))
 				return
 			}
-			s.cfg.Logf("run %s: reading: %v", key, err)
+			s.logf("run %s: reading: %v", key, err)
 			select {
-			case <-ctx.Done():
-				return
+			case <-rctx.Done():
 			case <-time.After(200 * time.Millisecond):
 			}
 			continue
 		}
-		failing = time.Time{}
 		buf = buf[:0]
 		for _, f := range frames {
 			if len(f.Data) > streamChunk {
@@ -111,13 +133,34 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 			return
 		}
 		if len(frames) == 0 {
+			if end, ok := s.unstoredEnd(key); ok && prod == nil {
+				// Its producer ended it, and the store did not take the
+				// end: sent as it is, without an id.
+				write(sseFrame(nil, "", 0, end))
+				return
+			}
 			if !run.Done() && time.Now().After(run.Lease) {
-				s.reap(ctx, run)
-				continue
+				if err := s.reap(rctx, run); err == nil || isFinal(err) {
+					failing = time.Time{}
+					continue
+				}
+				// The store refuses the end: after -store-timeout, the
+				// client is told.
+				if failing.IsZero() {
+					failing = time.Now()
+				}
+				if time.Since(failing) > s.cfg.StoreTimeout {
+					write(sseFrame(nil, "", 0, runError(CodeStoreUnavailable, "the relay's store failed for "+s.cfg.StoreTimeout.String())))
+					return
+				}
+			} else {
+				failing = time.Time{}
 			}
 			if !write([]byte(": keepalive\n\n")) {
 				return
 			}
+		} else {
+			failing = time.Time{}
 		}
 	}
 }
@@ -152,15 +195,16 @@ func sseFrameHead(b []byte, key string, seq int64, data []byte) []byte {
 // reap ends a run whose producer's lease expired with a RUN_ERROR
 // (relay_producer_lost); of racing reapers one wins. It then folds the
 // thread.
-func (s *Server) reap(ctx context.Context, run *store.Run) {
+func (s *Server) reap(ctx context.Context, run *store.Run) error {
 	err := s.store.Finish(ctx, run.Key, run.Frames+1,
 		runError(CodeProducerLost, "the relay producing this run stopped answering (lease expired)"), store.OutcomeError)
 	if err == nil {
-		s.cfg.Logf("run %s: producer %s lost; ended", run.Key, run.Producer)
+		s.logf("run %s: producer %s lost; ended", run.Key, run.Producer)
 		fctx, cancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
 		defer cancel()
 		s.fold(fctx, run.Thread)
 	}
+	return err
 }
 
 // reapIfLost ends run key if its producer is lost, and reports whether it
@@ -174,8 +218,8 @@ func (s *Server) reapIfLost(ctx context.Context, key string) bool {
 		return false
 	}
 	if !run.Done() && time.Now().After(run.Lease) {
-		s.reap(ctx, run)
-		return true
+		err := s.reap(ctx, run)
+		return err == nil || isFinal(err)
 	}
 	return run.Done()
 }
@@ -211,6 +255,7 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request, lastID string) {
 		httpError(w, http.StatusBadRequest, "bad_last_event_id", "run "+strconv.Quote(key)+" has "+strconv.FormatInt(run.Frames, 10)+" frames, not "+strconv.FormatInt(seq, 10))
 		return
 	}
+	s.m.resumes.Inc()
 	w.Header().Set(runHeader, key)
 	s.stream(w, r, key, seq, nil)
 }

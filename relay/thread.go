@@ -219,7 +219,7 @@ func (s *Server) fold(ctx context.Context, tk string) {
 		err = s.store.Fold(ctx, tk, th.Version, snap, folded, drop)
 		if !errors.Is(err, store.ErrConflict) {
 			if err != nil {
-				s.cfg.Logf("thread fold: %v", err)
+				s.logf("thread fold: %v", err)
 			}
 			return
 		}

@@ -12,12 +12,15 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/agui-reducer/agui/httpguard"
 	"github.com/agui-reducer/agui/relay"
@@ -25,7 +28,6 @@ import (
 
 func main() {
 	log.SetFlags(0)
-	log.SetPrefix("agui-relay: ")
 	addr := flag.String("addr", "127.0.0.1:8090", "listen address (\":0\" picks a free port; the URL is printed)")
 	upstream := flag.String("upstream", "", "URL of the AG-UI agent (required)")
 	dialectName := flag.String("upstream-dialect", "", "the agent's dialect (sse-contract, tanstack, streaming, auto; docs/dialects.md): its events are stored and sent as canonical AG-UI")
@@ -54,11 +56,28 @@ func main() {
 	storeTimeout := flag.Duration("store-timeout", relay.DefaultStoreTimeout, "how long a failing store is retried before the run ends with RUN_ERROR relay_store_unavailable")
 	sweep := flag.Duration("sweep", relay.DefaultSweepEvery, "how often retention and limits are applied")
 	instance := flag.String("instance", "", "this instance's name in the store (default: random)")
+	drainTimeout := flag.Duration("drain-timeout", 15*time.Second, "on SIGTERM or SIGINT: how long the runs this instance produces get to end (RUN_ERROR relay_shutdown, sent and stored) and their streams to close, before the process exits")
+	logFormat := flag.String("log-format", "text", "log lines as text or json (with timestamps and levels), on stderr")
+	logLevel := flag.String("log-level", "info", "the least level logged: debug, info, warn or error")
+	accessLog := flag.Bool("access-log", true, "log a line per request (method, path, status, bytes, duration)")
+	adminAddr := flag.String("admin-addr", "", "a private address serving /metrics, /livez, /readyz and pprof (/debug/pprof/); with it, /metrics is served there only")
+	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-relay -upstream URL [flags]\n\nPersistent, resumable AG-UI threads in front of an agent (docs/relay.md).\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: agui-relay -upstream URL [flags]\n\nPersistent, resumable AG-UI threads in front of an agent (docs/relay.md).\nEvery flag can be set in the environment as AGUI_RELAY_<FLAG> (-max-runs: AGUI_RELAY_MAX_RUNS); a flag wins.\n\n")
 		flag.PrintDefaults()
 	}
+	exitOnEnvError(applyEnv(flag.CommandLine, os.LookupEnv))
 	flag.Parse()
+	if *showVersion {
+		fmt.Println("agui-relay", relayVersion())
+		return
+	}
+	logger, err := newLogger(os.Stderr, *logFormat, *logLevel)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agui-relay:", err)
+		os.Exit(2)
+	}
+	slog.SetDefault(logger) // the log package's lines too
 	if flag.NArg() > 0 || *upstream == "" {
 		flag.Usage()
 		os.Exit(2)
@@ -97,18 +116,34 @@ func main() {
 		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore, MaxThreads: *maxThreads, KeylessRuns: *keyless,
 		Retention: *retention, RunTTL: *runTTL, Grace: *grace, Lease: *lease,
 		UpstreamIdle: *upIdle, RunTimeout: *runTimeout, StoreTimeout: *storeTimeout, SweepEvery: *sweep,
-		Logf: log.Printf,
+		Logger: logger, AccessLog: *accessLog, Version: relayVersion(), NoMetrics: *adminAddr != "",
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("instance %s, upstream %s, store %s", srv.Instance(), up.Redacted(), relay.RedactStore(*storeURL))
-	err = httpguard.Serve(*addr, srv, func(a net.Addr) {
-		// The URL on its own line: scripts and tests read it.
-		fmt.Printf("agui-relay: listening on http://%s/\n", a)
+	logger.Info("started", "instance", srv.Instance(), "version", relayVersion(), "upstream", up.Redacted(), "store", relay.RedactStore(*storeURL))
+	if *adminAddr != "" {
+		stopAdmin, err := serveAdmin(*adminAddr, adminHandler(srv))
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer stopAdmin()
+	}
+	err = httpguard.ServeDrain(*addr, srv, httpguard.DrainOptions{
+		Ready: func(a net.Addr) {
+			// The URL on its own line: scripts and tests read it.
+			fmt.Printf("agui-relay: listening on http://%s/\n", a)
+		},
+		Timeout:  *drainTimeout,
+		Stopping: func(sig os.Signal) { logger.Info("draining", "signal", sig.String(), "timeout", *drainTimeout) },
+		// Runs still produced end with relay_shutdown, sent and stored.
+		Drain: func(ctx context.Context) { srv.Shutdown(ctx) },
 	})
-	srv.Close() // runs still produced end with relay_shutdown, stored
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	srv.Shutdown(ctx) // on a listener error; else done already
+	cancel()
 	if err != nil {
 		log.Fatal(err)
 	}
+	logger.Info("stopped")
 }

@@ -170,6 +170,13 @@ type Store interface {
 	Close() error
 }
 
+// Checker is a Store that can tell whether it takes writes now (a full
+// disk, a read-only file, a Redis out of memory refuse them while reads
+// still work): the relay's readiness.
+type Checker interface {
+	Check(ctx context.Context) error
+}
+
 // Errors of the stores.
 var (
 	ErrNotFound  = errors.New("store: not found")

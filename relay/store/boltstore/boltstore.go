@@ -23,6 +23,7 @@ var (
 	bInputs    = []byte("inputs")
 	kSecret    = []byte("secret")
 	kUsage     = []byte("usage")
+	kProbe     = []byte("probe")
 )
 
 // flushDelay is how long appends wait to share a commit.
@@ -40,15 +41,27 @@ type Store struct {
 	dirty   map[string]bool          // live runs with pending changes
 	waiters []chan error             // Finish calls waiting for the next commit
 	timer   *time.Timer              // the scheduled commit
-	err     error                    // the last commit's failure
+	err     error                    // the last commit's failure (nil once one succeeds)
+	retry   time.Duration            // the wait before committing again after a failure
+	closed  bool
 }
 
 // liveRun is a run this process produces: its record as committed plus
-// the frames not committed yet.
+// the changes not committed yet. A commit that fails leaves them pending,
+// to be written by the next (a full disk that frees loses nothing, and a
+// run is never recorded as ended without its last frame).
 type liveRun struct {
 	rec     runRec
 	pending [][]byte
 	from    int64 // seq of pending[0]
+	end     *runEnd
+}
+
+// runEnd is a Finish not committed yet.
+type runEnd struct {
+	outcome string
+	at      time.Time
+	failed  bool // its commit failed: a Finish again waits for the next
 }
 
 var _ store.Store = (*Store)(nil)
@@ -79,6 +92,14 @@ func (s *Store) Path() string { return s.db.Path() }
 
 func (s *Store) Close() error {
 	s.commit()
+	s.commitMu.Lock()
+	defer s.commitMu.Unlock()
+	s.mu.Lock()
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
 	return s.db.Close()
 }
 
@@ -246,17 +267,18 @@ func add(tx *bolt.Tx, rec *runRec, data []byte) error {
 func (s *Store) Append(_ context.Context, key string, seq int64, data []byte, lease time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil {
-		return s.err
-	}
 	l := s.live[key]
 	if l == nil {
 		return s.appendCold(key)
 	}
 	n := l.rec.Frames + int64(len(l.pending))
 	switch {
-	case l.rec.Done():
+	case l.rec.Done() || l.end != nil:
 		return store.ErrDone
+	case s.err != nil && len(l.pending) > 0:
+		// The run's last frames are not on disk: the caller retries
+		// (and gives up after its bound) rather than piling up more.
+		return s.err
 	case seq <= n:
 		return nil
 	case seq != n+1:
@@ -288,24 +310,33 @@ func (s *Store) Flush() { s.commit() }
 // schedule marks a live run dirty and makes sure a commit comes (s.mu held).
 func (s *Store) schedule(key string) {
 	s.dirty[key] = true
-	if s.timer == nil {
+	if s.timer == nil && !s.closed {
 		s.timer = time.AfterFunc(flushDelay, func() { s.commit() })
 	}
 }
 
+// commitRetryMax bounds the wait between commits of a store that fails.
+const commitRetryMax = time.Second
+
 // commit writes the pending changes of every live run in one transaction
-// and wakes their readers and the Finish calls waiting.
+// and wakes their readers and the Finish calls waiting. What a failed
+// commit held stays pending, and another commit is scheduled.
 func (s *Store) commit() {
 	s.commitMu.Lock()
 	defer s.commitMu.Unlock()
 	s.mu.Lock()
 	s.timer = nil
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
 	type job struct {
 		key     string
+		l       *liveRun
 		rec     runRec
 		pending [][]byte
 		from    int64
-		end     bool
+		end     *runEnd
 	}
 	var jobs []job
 	for key := range s.dirty {
@@ -313,16 +344,7 @@ func (s *Store) commit() {
 		if l == nil {
 			continue
 		}
-		jobs = append(jobs, job{key, l.rec, l.pending, l.from, l.rec.Done()})
-		l.rec.Frames += int64(len(l.pending))
-		for _, p := range l.pending {
-			l.rec.Bytes += store.FrameBytes(p)
-		}
-		l.from += int64(len(l.pending))
-		l.pending = nil
-		if l.rec.Done() {
-			delete(s.live, key)
-		}
+		jobs = append(jobs, job{key, l, l.rec, l.pending[:len(l.pending):len(l.pending)], l.from, l.end})
 	}
 	clear(s.dirty)
 	waiters := s.waiters
@@ -348,8 +370,8 @@ func (s *Store) commit() {
 				}
 			}
 			rec.Lease, rec.Readers = j.rec.Lease, j.rec.Readers
-			if j.end && !rec.Done() {
-				rec.Outcome, rec.Ended = j.rec.Outcome, j.rec.Ended
+			if j.end != nil && !rec.Done() {
+				rec.Outcome, rec.Ended = j.end.outcome, j.end.at
 				if err := endThreadRun(threads, rec.Thread, j.key, rec.Ended); err != nil {
 					return err
 				}
@@ -362,13 +384,60 @@ func (s *Store) commit() {
 	})
 	s.mu.Lock()
 	s.err = err
+	if err != nil {
+		// All of it stays pending; try again later.
+		for _, j := range jobs {
+			s.dirty[j.key] = true
+			if j.end != nil {
+				j.end.failed = true
+			}
+		}
+		s.retry = min(max(2*s.retry, 50*time.Millisecond), commitRetryMax)
+		if s.timer == nil {
+			s.timer = time.AfterFunc(s.retry, func() { s.commit() })
+		}
+	} else {
+		s.retry = 0
+		for _, j := range jobs {
+			l := j.l
+			n := int64(len(j.pending))
+			l.rec.Frames += n
+			for _, p := range j.pending {
+				l.rec.Bytes += store.FrameBytes(p)
+			}
+			l.from += n
+			l.pending = l.pending[n:]
+			if j.end != nil {
+				l.rec.Outcome, l.rec.Ended = j.end.outcome, j.end.at
+				if s.live[j.key] == l {
+					delete(s.live, j.key)
+				}
+			}
+		}
+	}
 	s.mu.Unlock()
-	for _, j := range jobs {
-		s.notify(j.key)
+	if err == nil {
+		for _, j := range jobs {
+			s.notify(j.key)
+		}
 	}
 	for _, w := range waiters {
 		w <- err
 	}
+}
+
+// Check reports whether the store takes writes: the last commit's failure
+// while it lasts, or else the failure of a small write made now.
+func (s *Store) Check(context.Context) error {
+	s.mu.Lock()
+	err := s.err
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bMeta).Put(kProbe, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	})
 }
 
 func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, outcome string) error {
@@ -383,14 +452,22 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 	case l.rec.Done():
 		s.mu.Unlock()
 		return store.ErrDone
+	case l.end != nil:
+		// Finished before, not committed yet (a commit failed): the
+		// same call again waits for the next commit.
+		if !l.end.failed || l.end.outcome != outcome || data != nil && seq != n {
+			s.mu.Unlock()
+			return store.ErrDone
+		}
 	case data != nil && seq != n+1:
 		s.mu.Unlock()
 		return store.ErrConflict
+	default:
+		if data != nil {
+			l.pending = append(l.pending, slices.Clone(data))
+		}
+		l.end = &runEnd{outcome: outcome, at: time.Now()}
 	}
-	if data != nil {
-		l.pending = append(l.pending, slices.Clone(data))
-	}
-	l.rec.Outcome, l.rec.Ended = outcome, time.Now()
 	done := make(chan error, 1)
 	s.waiters = append(s.waiters, done)
 	s.schedule(key)

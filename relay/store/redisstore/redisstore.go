@@ -584,3 +584,10 @@ func (s *Store) Usage(ctx context.Context) (int64, error) {
 	}
 	return n, err
 }
+
+// Check reports whether Redis takes writes: a small SET (refused by a
+// Redis out of memory with noeviction, a read-only replica, a failed
+// persistence with stop-writes-on-bgsave-error).
+func (s *Store) Check(ctx context.Context) error {
+	return s.rdb.Set(ctx, s.k("probe"), time.Now().UnixMilli(), time.Minute).Err()
+}

@@ -18,12 +18,21 @@ import { FrameParser, readFrames } from './resume.js';
 
 export const THREAD_KEY_HEADER = 'X-Agui-Thread-Key';
 
-/** threads/{threadId} next to an agent url (…/agent → …/threads/{id}). */
+// A lone surrogate: what JSON decoding on the relay makes U+FFFD.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * threads/{threadId} next to an agent url (…/agent → …/threads/{id}), the id percent-encoded
+ * (a lone surrogate as U+FFFD, as the relay stored it); null for "." and "..", which a URL
+ * normalises away however they are encoded (a relay refuses them as threadIds).
+ */
 export function threadsURL(url, threadId) {
   const s = String(url);
   const q = s.search(/[?#]/);
   const base = q < 0 ? s : s.slice(0, q);
-  return `${base.slice(0, base.lastIndexOf('/') + 1)}threads/${encodeURIComponent(String(threadId))}`;
+  const id = String(threadId);
+  if (id === '.' || id === '..') return null;
+  return `${base.slice(0, base.lastIndexOf('/') + 1)}threads/${encodeURIComponent(id.replace(LONE_SURROGATE, '\uFFFD'))}`;
 }
 
 /**
@@ -73,6 +82,7 @@ export function threadConnect(agent, input, Observable, base, resume) {
 
     (async () => {
       const where = agent.threadsURL ?? threadsURL(agent.url, input.threadId);
+      if (where === null) { notARelay(); return; } // no thread can have that id
       let response;
       try {
         response = await agent.fetch(where, {

@@ -25,12 +25,22 @@ export function threadHeaders(threadKey) {
   return threadKey ? { [THREAD_KEY_HEADER]: String(threadKey) } : {};
 }
 
-/** GET /threads/{threadId} next to the agent endpoint url (…/agent → …/threads/{id}). */
+// A lone surrogate: what JSON decoding on the relay makes U+FFFD.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * GET /threads/{threadId} next to the agent endpoint url (…/agent → …/threads/{id}): the id
+ * percent-encoded (a lone surrogate as U+FFFD, as the relay stored it). "." and "..", which a
+ * URL normalises away however they are encoded, are refused (TypeError), as the relay refuses
+ * them as threadIds (400 bad_thread_id).
+ */
 export function threadURL(url, threadId) {
   const s = String(url);
   const q = s.search(/[?#]/);
   const base = q < 0 ? s : s.slice(0, q);
-  return `${base.slice(0, base.lastIndexOf('/') + 1)}threads/${encodeURIComponent(String(threadId))}`;
+  const id = String(threadId);
+  if (id === '.' || id === '..') throw new TypeError(`agui thread: the threadId "${id}" cannot be a URL path segment (a relay refuses it)`);
+  return `${base.slice(0, base.lastIndexOf('/') + 1)}threads/${encodeURIComponent(id.replace(LONE_SURROGATE, '\uFFFD'))}`;
 }
 
 function isAbort(err, signal) {
