@@ -28,6 +28,14 @@ export interface ResumeAgentConfig {
   threads?: boolean;
   /** Where connectAgent() loads the thread (default: threads/{threadId} next to url). */
   threadsURL?: string | URL;
+  /** With @ag-ui/client 0.0.x (CopilotKit 1.75 pins 0.0.59): AG-UI 1.0's shapes that its parse
+   *  refuses are handed to it in its own (tool content parts as their text, a cancelled outcome
+   *  as a run that ended, pendingToolCallIds kept on the event, RUN_STARTED input's tools and
+   *  context defaulted, a provider-file part as a text part, an unknown event type to onEvent
+   *  subscribers only, with one warning per type), the reducer folding them as they came
+   *  (docs/ag-ui-agent.md, "AG-UI 1.0 events on @ag-ui/client 0.0.x"). Default true; false:
+   *  strict parity with that client's HttpAgent (such a run fails). No effect with 1.0. */
+  bridge?: boolean;
 }
 
 /** @ag-ui/client's HttpAgent (same options: url, headers, threadId, initialMessages,
