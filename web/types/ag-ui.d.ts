@@ -5,6 +5,11 @@ import type { AbstractAgent as OfficialAbstractAgent, HttpAgent as OfficialHttpA
 import type { ReducerAgentConfig, ReducerAgentMembers } from './ag-ui-reducer.js';
 
 export { withReducer, setReducerFactory } from './ag-ui-reducer.js';
+
+/** Resolves once the default reducer factory (setReducerFactory's, else the package's) is ready:
+ *  every run that starts after it is folded by the reducer (docs/ag-ui-agent.md, "Cold start").
+ *  Rejects with the LoadError of a factory that failed to load. */
+export function reducerReady(): Promise<void>;
 export type { ReducerAgentConfig, ReducerAgentMembers } from './ag-ui-reducer.js';
 
 /** AbstractAgent with the reducer as its apply step; subclasses implement run(input). */

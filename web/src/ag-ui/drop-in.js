@@ -15,7 +15,7 @@
 import { AbstractAgent, HttpAgent as OfficialHttpAgent, transformHttpEventStream, EventType } from '@ag-ui/client';
 import { withReducer, setReducerFactory } from './with-reducer.js';
 import { withResume } from './resume.js';
-import { preloadReducerFactory } from './factory.js';
+import { preloadReducerFactory, reducerReady } from './factory.js';
 
 // The default reducer factory is asked for now, at the import, and loads
 // off the first run's way (src/ag-ui/factory.js): a run never waits for it;
@@ -33,4 +33,4 @@ export const ReducerAgent = withReducer(AbstractAgent);
  *  its runs reconnect with Last-Event-ID when cut (src/ag-ui/resume.js). */
 export const HttpAgent = withResume(withReducer(OfficialHttpAgent), { transformHttpEventStream, EventType });
 
-export { withReducer, setReducerFactory };
+export { withReducer, setReducerFactory, reducerReady };

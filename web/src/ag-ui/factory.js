@@ -113,6 +113,16 @@ function track(p) {
 }
 
 /**
+ * Resolves once the default reducer factory (setReducerFactory's, else the
+ * package's) is ready: every run that starts after it is folded by the
+ * reducer. Rejects with the LoadError of a factory that failed to load.
+ */
+export function reducerReady() {
+  preloadReducerFactory();
+  return Promise.resolve(shared).then(() => undefined);
+}
+
+/**
  * The factory an agent applies with (its `reducer` option, else the
  * default): { factory } when it is at hand, { error } when it failed to
  * load, null while it loads.
