@@ -1,9 +1,9 @@
 // make bench, the token path of reducer.apply: a streamed token (text,
 // reasoning and tool-argument deltas) applied as an object and as the JSON
 // text JSON.stringify writes of it both cross the bridge by their fields
-// (Core.applyToken); the same text with a trailing space (not that form)
-// goes to the wasm's JSON parser, the path apply(text) took before, and so
-// do bytes. Per token, side by side in one process, the
+// (Core.applyToken); as bytes it goes to the wasm, whose parser folds
+// such a token straight from its bytes (reducer/decode_hot.go), the path
+// apply(text) took before. Per token, side by side in one process, the
 // three interleaved over repetitions (median [range]); the ratios against
 // apply(object). Bar: apply(text) within 1.2× apply(object).
 //
@@ -33,8 +33,7 @@ const start = [
   { type: 'TOOL_CALL_START', toolCallId: 'call-1', toolCallName: 'f', parentMessageId: 'msg-1' },
   { type: 'TOOL_CALL_ARGS', toolCallId: 'call-1', delta: '{' },
 ];
-const parsed = texts.map((t) => t + ' ');
-const inputs = { object: tokens, text: texts, parsed, bytes };
+const inputs = { object: tokens, text: texts, bytes };
 
 function once(side) {
   const r = factory.createReducer({ dialect: 'agui' });
@@ -50,8 +49,8 @@ function once(side) {
 }
 
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
-const sides = ['object', 'text', 'parsed', 'bytes'];
-const us = { object: [], text: [], parsed: [], bytes: [] };
+const sides = ['object', 'text', 'bytes'];
+const us = { object: [], text: [], bytes: [] };
 for (const s of sides) once(s); // warm-up
 for (let rep = 0; rep < REPS; rep++) {
   const order = sides.map((_, k) => sides[(k + rep) % sides.length]);
@@ -62,7 +61,6 @@ const f = (s) => `${m[s].toFixed(2)} µs [${Math.min(...us[s]).toFixed(2)}–${M
 console.log(`reducer.apply of a streamed token (Node ${process.version}, ${N} tokens × ${REPS} repetitions):`);
 console.log(`  apply(object)       ${f('object')}`);
 console.log(`  apply(JSON text)    ${f('text')}   ${(m.text / m.object).toFixed(2)}× apply(object)`);
-console.log(`  apply(JSON text + ' ') ${f('parsed')}   ${(m.parsed / m.object).toFixed(2)}× apply(object) (the wasm parses the JSON: apply(text)'s path before)`);
-console.log(`  apply(bytes)        ${f('bytes')}   ${(m.bytes / m.object).toFixed(2)}× apply(object) (the wasm parses the JSON)`);
+console.log(`  apply(bytes)        ${f('bytes')}   ${(m.bytes / m.object).toFixed(2)}× apply(object) (the wasm reads the JSON: apply(text)'s path before)`);
 const met = m.text / m.object <= 1.2;
 console.log(`  bar (apply(text) ≤ 1.2× apply(object)): ${met ? 'MET' : 'MISSED'}`);
