@@ -77,6 +77,7 @@ const malformed = [start, ...text('a1', ['x']), ...toolCall('c1', 'a1'), { type:
 
 const streams = new Map(Object.entries(shapes).map(([k, s]) => [k, [s.events]]));
 streams.set('malformed', [malformed]);
+streams.set('next', [[{ ...start, runId: 'r2' }, ...text('a9', ['Next.']), { ...finish, runId: 'r2' }]]);
 
 let server, factory;
 before(async () => {
@@ -138,6 +139,14 @@ for (const [key, shape] of Object.entries(shapes)) {
         assert.deepEqual(tool.content, parts, 'the reducer\'s own state keeps the parts');
         const ev = ours.events.find((e) => e.type === 'TOOL_CALL_RESULT');
         assert.equal(ev.content, 'first block\nsecond block', 'subscribers get the event in 0.0.59\'s shape');
+        // The host adds a message (as CopilotKit does before a run): the reducer, restored from
+        // agent.messages at the next run, keeps the parts.
+        agent.addMessage({ id: 'u2', role: 'user', content: 'and then?' });
+        agent.url = server.url('next', 0);
+        await agent.runAgent({ runId: 'r2' });
+        assert.deepEqual(agent.reducerState.messages.find((m) => m.id === 't1').content, parts);
+        assert.equal(agent.messages.find((m) => m.id === 't1').content, 'first block\nsecond block');
+        assert.deepEqual(agent.messages.map((m) => m.id), ['a1', 't1', 'a2', 'u2', 'a9']);
         break;
       }
       case 'RUN_FINISHED with a cancelled outcome':

@@ -365,6 +365,23 @@ class OfficialView {
     }
   }
 
+  /**
+   * In 0.0.x's shapes (legacy): official message → its reducer message's
+   * content parts, for the messages of st whose parts the view gave as
+   * text; null when there are none. A restore from those official
+   * messages keeps the parts.
+   */
+  partsKept(st) {
+    let keep = null;
+    for (const m of st.messages) {
+      if (!Array.isArray(m.content)) continue;
+      const entry = this.cache.get(m);
+      if (entry === undefined) continue;
+      for (const o of entry.out) if (o.id === m.id && o.content !== m.content) (keep ??= new Map()).set(o, m.content);
+    }
+    return keep;
+  }
+
   /** Says whether the assistant message id carries content (in the official shape). */
   markContent(id, has) {
     if (this.contentIds.has(id) === has) return;

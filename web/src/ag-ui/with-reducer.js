@@ -81,7 +81,7 @@ class Fold {
       this.view.adopt(cur, freeze(messages));
       return;
     }
-    const { msgs, tcs } = reducerMessages(messages, cur);
+    const { msgs, tcs } = reducerMessages(messages, cur, this.view.legacy ? this.view.partsKept(cur) : null);
     const rec = this.r.restore({ ...cur, messages: msgs, toolCalls: tcs });
     if (rec.diagnostics?.some((d) => d.level === 'error')) throw new Error('ag-ui agent: messages the reducer cannot hold: ' + rec.diagnostics[0].message);
     const st = this.r.state;
