@@ -132,6 +132,8 @@ bench: wasm bench/node_modules/.package-lock.json web/node_modules/.package-lock
 	node bench/node.mjs
 	node bench/browser.mjs
 	node bench/agent.mjs
+	node bench/agent-takeover.mjs
+	node bench/token-apply.mjs
 
 ## bench-legacy: the drop-in agent against HttpAgent of @ag-ui/client
 ## 0.0.48, whose subscriber rounds clone per subscriber (Node; minutes)

@@ -100,7 +100,8 @@ async function inNode() {
   const t1 = performance.now();
   const DropIn = await (await import('./agent-dropin.mjs')).dropIn();
   const t2 = performance.now();
-  // (From a file the reducer loads after the first cold run: the warm-up's.)
+  // (The default reducer factory loads from the import, and takes over
+  // within its bound even under the warm-ups, run back to back.)
   const { runAgentBench, sides } = await import('./agent-core.mjs');
   const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
   const log = (s) => console.error(`  [node${devChild ? ', development' : ''}] ${s}`);

@@ -125,6 +125,8 @@ var builtin = []scenarioInfo{
 	{"reasoning", "Reasoning first (collapsible, timed), then the answer", []string{"reason", "think", "thought", "puzzle", "chicken", "rabbit"}},
 	{"state", "Shared state: STATE_SNAPSHOT, STATE_DELTA, citations", []string{"state", "cite", "citation", "source", "research", "memory", "wasm", "webassembly"}},
 	{"activity", "An activity message (a plan) updated by ACTIVITY_DELTA", []string{"activity", "plan", "deploy", "progress"}},
+	{"agui-1.0", "AG-UI 1.0 shapes: tool result content parts, an event type of a later version, a success outcome with pendingToolCallIds", []string{"mcp"}},
+	{"frontend-tool", "A tool call the page answers (a frontend tool); no result from the agent", []string{"theme"}},
 	{"text", "Plain streamed text", nil},
 }
 

@@ -5,6 +5,11 @@ import type { AbstractAgent as OfficialAbstractAgent, HttpAgent as OfficialHttpA
 import type { ReducerAgentConfig, ReducerAgentMembers } from './ag-ui-reducer.js';
 
 export { withReducer, setReducerFactory } from './ag-ui-reducer.js';
+
+/** Resolves once the default reducer factory (setReducerFactory's, else the package's) is ready:
+ *  every run that starts after it is folded by the reducer (docs/ag-ui-agent.md, "Cold start").
+ *  Rejects with the LoadError of a factory that failed to load. */
+export function reducerReady(): Promise<void>;
 export type { ReducerAgentConfig, ReducerAgentMembers } from './ag-ui-reducer.js';
 
 /** AbstractAgent with the reducer as its apply step; subclasses implement run(input). */
@@ -28,6 +33,14 @@ export interface ResumeAgentConfig {
   threads?: boolean;
   /** Where connectAgent() loads the thread (default: threads/{threadId} next to url). */
   threadsURL?: string | URL;
+  /** With @ag-ui/client 0.0.x (CopilotKit 1.75 pins 0.0.59): AG-UI 1.0's shapes that its parse
+   *  refuses are handed to it in its own (tool content parts as their text, a cancelled outcome
+   *  as a run that ended, pendingToolCallIds kept on the event, RUN_STARTED input's tools and
+   *  context defaulted, a provider-file part as a text part, an unknown event type to onEvent
+   *  subscribers only, with one warning per type), the reducer folding them as they came
+   *  (docs/ag-ui-agent.md, "AG-UI 1.0 events on @ag-ui/client 0.0.x"). Default true; false:
+   *  strict parity with that client's HttpAgent (such a run fails). No effect with 1.0. */
+  bridge?: boolean;
 }
 
 /** @ag-ui/client's HttpAgent (same options: url, headers, threadId, initialMessages,

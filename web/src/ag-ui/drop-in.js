@@ -12,10 +12,10 @@
 // 0.0.59 CopilotKit 1.74 depends on) is a peer dependency. See
 // with-reducer.js and docs/ag-ui-agent.md.
 
-import { AbstractAgent, HttpAgent as OfficialHttpAgent, transformHttpEventStream } from '@ag-ui/client';
+import { AbstractAgent, HttpAgent as OfficialHttpAgent, transformHttpEventStream, EventType } from '@ag-ui/client';
 import { withReducer, setReducerFactory } from './with-reducer.js';
 import { withResume } from './resume.js';
-import { preloadReducerFactory } from './factory.js';
+import { preloadReducerFactory, reducerReady } from './factory.js';
 
 // The default reducer factory is asked for now, at the import, and loads
 // off the first run's way (src/ag-ui/factory.js): a run never waits for it;
@@ -31,6 +31,6 @@ export const ReducerAgent = withReducer(AbstractAgent);
 
 /** @ag-ui/client's HttpAgent (same options, same transport) with the reducer as its apply step;
  *  its runs reconnect with Last-Event-ID when cut (src/ag-ui/resume.js). */
-export const HttpAgent = withResume(withReducer(OfficialHttpAgent), { transformHttpEventStream });
+export const HttpAgent = withResume(withReducer(OfficialHttpAgent), { transformHttpEventStream, EventType });
 
-export { withReducer, setReducerFactory };
+export { withReducer, setReducerFactory, reducerReady };

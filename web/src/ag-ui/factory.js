@@ -4,20 +4,22 @@
 // own apply step (with-reducer.js, "cold runs"); the first run that starts
 // after it resolved applies with the reducer, restored from agent.messages.
 //
-// The default factory (drop-in.js asks for it when it is imported)
-// keeps off a first run's way: the reducer's modules are imported
+// The default factory (drop-in.js asks for it when it is imported) keeps
+// off a first run's way, within a bound: the reducer's modules are imported
 // (factory-load.js, with import()) only when it starts loading, so a cold
-// run evaluates what HttpAgent's would; over HTTP (a browser), the module
-// is requested once the page is idle after the import (the app's start-up
-// done), or, should a cold run be in flight by then, once no cold run is
-// applying: its download and decoding, and the compiler's threads, would
-// take the CPU from a first run that is streaming (on a machine of two
-// cores, a run's time). It is compiled (compileStreaming) as it arrives.
-// From a file (Node: no download to overlap), it is read and compiled after
-// the first cold run. The Go runtime, whose start runs on the main thread,
-// is started once no cold run is applying. docs/ag-ui-agent.md, "Cold start".
+// run evaluates what HttpAgent's would. The module is fetched (over HTTP) or
+// read (Node) and compiled once the page is idle after the import and no
+// cold run is applying; compiling is off the main thread (compileStreaming
+// as the bytes arrive; WebAssembly.compile). The Go runtime, whose start
+// runs on the main thread, is started once no cold run is applying. Both
+// waits end at TAKEOVER_MS after the import: an app whose runs follow each
+// other with no gap (an agent loop, a tool answered at once, a test suite)
+// pays the module's start once, inside the run in progress then, and the
+// reducer folds every run that starts after that. docs/ag-ui-agent.md,
+// "Cold start".
 
 import { packageFiles } from '../wasm/package-files.js';
+import { fileReader } from '../wasm/file-reader.js';
 
 /** A factory promise → { factory } or { error } once it settled (null before). */
 const settled = new WeakMap();
@@ -39,22 +41,30 @@ export function preloadReducerFactory() {
 function loadDefault() {
   const url = packageFiles.wasmURL();
   const file = url.protocol === 'file:';
-  // Requested after the first cold run (a file), or when the page is idle
-  // and no cold run applies (over HTTP).
-  const start = file ? afterColdRun : new Promise((resolve) => whenIdle(resolve)).then(whenNoColdRun);
+  // The module's bytes and compilation (off the main thread) from
+  // COMPILE_MS; the runtime's start (on it) from TAKEOVER_MS.
+  const start = new Promise((resolve) => whenIdle(resolve, COMPILE_MS)).then(gate(COMPILE_MS));
   return start.then(() => {
+    // The reducer's modules and the module's bytes at once: under a
+    // streaming run each module of the import waits for a turn of the
+    // event loop, while the bytes are read or fetched, and compiled, off
+    // the main thread.
     const load = import('./factory-load.js');
     let module;
-    if (file) module = load.then(({ compileModule }) => compileModule(url));
+    const read = file ? fileReader() : null;
+    if (read !== null) {
+      module = Promise.resolve(url).then(read).then((bytes) => WebAssembly.compile(bytes))
+        .catch(() => load.then(({ compileModule }) => compileModule(url))); // the loader's own errors
+    } else if (file) module = load.then(({ compileModule }) => compileModule(url));
     else {
-      // Compiled (compileStreaming, which also lets the browser cache the
-      // compiled code) once no cold run is applying.
+      // Compiled as it arrives (compileStreaming, which also lets the
+      // browser cache the compiled code).
       const response = fetch(url).catch((err) => load.then(({ LoadError }) => {
         throw new LoadError(`fetching ${url} failed: ${err?.message ?? err}`, { url, cause: err });
       }));
-      module = Promise.all([load, response.then(whenNoColdRun)]).then(([{ compileModule }, r]) => compileModule(r));
+      module = Promise.all([load, response]).then(([{ compileModule }, r]) => compileModule(r));
     }
-    return Promise.all([load, module.then(whenNoColdRun)]);
+    return Promise.all([load, module.then(gate(TAKEOVER_MS))]);
   }).then(([{ loadReducer }, m]) => loadReducer(m)).then(warm);
 }
 
@@ -103,6 +113,16 @@ function track(p) {
 }
 
 /**
+ * Resolves once the default reducer factory (setReducerFactory's, else the
+ * package's) is ready: every run that starts after it is folded by the
+ * reducer. Rejects with the LoadError of a factory that failed to load.
+ */
+export function reducerReady() {
+  preloadReducerFactory();
+  return Promise.resolve(shared).then(() => undefined);
+}
+
+/**
  * The factory an agent applies with (its `reducer` option, else the
  * default): { factory } when it is at hand, { error } when it failed to
  * load, null while it loads.
@@ -130,12 +150,27 @@ export function warnFailed(reducer, error) {
     + "this agent's runs apply events with @ag-ui/client's own apply step");
 }
 
+/**
+ * How long after the import the default factory waits, at most, for a
+ * moment when no cold run is applying (ms): past it, the module is
+ * compiled and the Go runtime started during the run in progress, which
+ * then pays for the start once (some 30–90 ms of the main thread). Before
+ * it, a first run that ends within it pays nothing. The reducer folds
+ * every run that starts once the factory is ready: within about a second
+ * of the import on a 2-core machine, whatever the runs' pattern.
+ */
+export const TAKEOVER_MS = 300;
+/** The same bound for fetching (or reading) and compiling the module, which run off the main thread. */
+const COMPILE_MS = 50;
+
+const clock = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+const importedAt = clock();
+const left = (ms) => Math.max(0, ms - (clock() - importedAt));
+
 // Cold runs in progress (with-reducer.js counts them), and the default
-// factory's start waiting for none to be.
+// factory's steps waiting for none to be, or for their bound to pass.
 let coldRuns = 0;
-let waiting = [];
-let coldRunEnded;
-const afterColdRun = new Promise((resolve) => { coldRunEnded = resolve; });
+let waiting = []; // [resolve, bound]
 
 /** Counts a cold run; the function returned ends it (once). */
 export function coldRun() {
@@ -145,27 +180,35 @@ export function coldRun() {
     if (ended) return;
     ended = true;
     coldRuns--;
-    whenIdle(() => {
-      coldRunEnded();
-      wake();
-    });
+    whenIdle(() => wake(false));
   };
 }
 
-// After the run's last task: in a browser when it is idle (the app renders
-// the run's end first), within a second.
+// After a task: in a browser when the page is idle (the app renders the
+// run's end first), within the bound.
 const whenIdle = typeof requestIdleCallback === 'function'
-  ? (f) => requestIdleCallback(f, { timeout: 1000 })
+  ? (f, bound = TAKEOVER_MS) => requestIdleCallback(f, { timeout: Math.max(1, left(bound)) })
   : (f) => setTimeout(f, 0);
 
-function wake() {
-  if (coldRuns > 0 || waiting.length === 0) return; // a cold run started meanwhile: its end wakes them
-  const w = waiting;
+/** Wakes the waiters: all once no cold run applies, else those past their bound. */
+function wake(timer) {
+  if (waiting.length === 0 || (coldRuns > 0 && !timer)) return; // a cold run started meanwhile: its end, or the bound, wakes them
+  const now = waiting;
   waiting = [];
-  for (const resolve of w) resolve();
+  for (const w of now) {
+    if (coldRuns === 0 || left(w[1]) === 0) w[0]();
+    else waiting.push(w);
+  }
 }
 
-function whenNoColdRun(value) {
-  if (coldRuns === 0) return value;
-  return new Promise((resolve) => waiting.push(() => resolve(value)));
+/** value → value once no cold run is applying, or once bound ms have passed since the import. */
+function gate(bound) {
+  return (value) => {
+    if (coldRuns === 0 || left(bound) === 0) return value;
+    return new Promise((resolve) => {
+      waiting.push([() => resolve(value), bound]);
+      // Under Node the timer keeps no process alive on its own.
+      setTimeout(() => wake(true), left(bound) + 1)?.unref?.();
+    });
+  };
 }

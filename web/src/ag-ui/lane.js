@@ -37,6 +37,7 @@ export class Lane {
   #calls = new Set(); // open tool calls, verified
   #reasoning = new Set(); // open reasoning messages, verified
   #on = true;
+  #closed = false;
   /** Events handed over (tests). */
   taken = 0;
 
@@ -104,9 +105,21 @@ export class Lane {
     return false;
   }
 
+  /**
+   * Hands event to the apply step, which the stages would drop (an event
+   * type the installed client does not know: bridge.js); false once the
+   * apply step ended.
+   */
+  pass(event) {
+    if (this.#closed) return false;
+    this.#next(event);
+    return true;
+  }
+
   /** No more events: the apply step ended. */
   close() {
     this.#on = false;
+    this.#closed = true;
   }
 }
 

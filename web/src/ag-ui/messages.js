@@ -56,14 +56,19 @@ export function common(out, m) {
   return out;
 }
 
-/** The reducer snapshot holding an official Message[] (the inverse of OfficialView.build). */
-export function reducerMessages(messages, current) {
+/**
+ * The reducer snapshot holding an official Message[] (the inverse of
+ * OfficialView.build). keep: official message → the content its reducer
+ * message holds, for messages the view built in @ag-ui/client 0.0.x's
+ * shapes (bridge.js: content parts given as text), which keep their parts.
+ */
+export function reducerMessages(messages, current, keep = null) {
   const running = new Map();
   for (const t of current.toolCalls) if (t.status === 'running') running.set(t.id, t);
   const msgs = [];
   const tcs = [];
   for (const m of messages) {
-    const r = { id: m.id, role: m.role, content: m.content ?? '', streaming: false };
+    const r = { id: m.id, role: m.role, content: keep?.get(m) ?? m.content ?? '', streaming: false };
     switch (m.role) {
       case 'reasoning':
         r.role = 'assistant';

@@ -12,6 +12,7 @@
 // cannot be folded again here (the pipeline's verification allows one
 // RUN_STARTED per run): the run fails with code 'resume_restarted'.
 
+import { down, up, warnUnknown } from './bridge.js';
 import { resumePolicy, resumeLoop, resumeRefusal, retryableStatus, badCursor } from '../reducer/resume.js';
 import { threadConnect, keepThreadKey, threadsWanted } from './connect.js';
 import { laneOf } from './lane.js';
@@ -19,6 +20,8 @@ import { laneOf } from './lane.js';
 const RESUME = Symbol('ag-ui resume config');
 const THREADS = Symbol('ag-ui threads config');
 const TRANSFORM = Symbol('ag-ui transformHttpEventStream');
+const KNOWN = Symbol('ag-ui event types'); // the installed client's (the 1.0 → 0.0.x bridge)
+const BRIDGE = Symbol('ag-ui bridge');
 /** @ag-ui/client's protobuf media type (@ag-ui/proto AGUI_MEDIA_TYPE): read by its own transport. */
 const PROTO_TYPE = 'application/vnd.ag-ui.event+proto';
 const MAX_IDS = 4096; // ids remembered, as the reducer's (reducer/eventid.go)
@@ -144,14 +147,16 @@ class RecentIds {
  * transformHttpEventStream (@ag-ui/client's), a protobuf response is read
  * by it, as HttpAgent reads one.
  */
-export function withResume(Base, { transformHttpEventStream } = {}) {
+export function withResume(Base, { transformHttpEventStream, EventType } = {}) {
   return class ResumableAgent extends Base {
     static [TRANSFORM] = transformHttpEventStream;
+    static [KNOWN] = new Set(Object.values(EventType ?? {}));
 
     constructor(config = {}, ...rest) {
       super(config, ...rest);
       this[RESUME] = config?.resume;
       this[THREADS] = config?.threads;
+      this[BRIDGE] = config?.bridge !== false;
       if (config?.threadsURL !== undefined) this.threadsURL = String(config.threadsURL);
       this.lastEventId = config?.lastEventId ?? '';
     }
@@ -160,6 +165,7 @@ export function withResume(Base, { transformHttpEventStream } = {}) {
       const c = super.clone();
       c[RESUME] = this[RESUME];
       c[THREADS] = this[THREADS];
+      c[BRIDGE] = this[BRIDGE];
       if (this.threadsURL !== undefined) c.threadsURL = this.threadsURL;
       c.lastEventId = this.lastEventId;
       return c;
@@ -232,6 +238,9 @@ function resumableRun(agent, input, from, runStarted = from == null) {
       let first = true;
       const lane = laneOf(input); // the apply step's, for plain deltas (lane.js)
       const validate = transform && !('maxProtocolVersion' in agent) ? frameEvents(transform, rootClass(agent.activeRunDetach$), agent.debugLogger) : null;
+      // With such a client, AG-UI 1.0's shapes are handed to its parse in
+      // its own (bridge.js), unless config bridge: false.
+      const known = validate !== null && agent[BRIDGE] ? agent.constructor[KNOWN] : null;
       const each = (data, id) => {
         if (closed) return;
         if (id !== undefined && ids.has(id)) return; // resent
@@ -245,12 +254,23 @@ function resumableRun(agent, input, from, runStarted = from == null) {
         if (!started && event.type !== 'RUN_STARTED') sub.next({ type: 'RUN_STARTED', threadId: input.threadId, runId: input.runId });
         started = true;
         if (lane === null || !lane.take(event)) {
+          let passed = false;
           if (validate !== null) {
-            // Failed at once, as that transport fails its stream: in the
-            // same read, before the apply step goes on with earlier events.
-            try { event = validate(data); } catch (err) { fail(err); return; }
+            const bridged = known === null ? event : down(event, known);
+            if (bridged === null) {
+              // Not parsed, and past the stages (whose chunk expansion drops
+              // it) to the apply step: onEvent subscribers get it as it came.
+              warnUnknown(agent, event.type);
+              passed = lane !== null && lane.pass(event);
+            } else {
+              // Failed at once, as that transport fails its stream: in the
+              // same read, before the apply step goes on with earlier events.
+              try {
+                event = bridged === event ? validate(data) : up(validate(JSON.stringify(bridged)), event);
+              } catch (err) { fail(err); return; }
+            }
           }
-          sub.next(event);
+          if (!passed) sub.next(event);
         }
         if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') over = true;
         if (id !== undefined) { ids.add(id); cursor = id; agent.lastEventId = id; }

@@ -5,6 +5,7 @@
 
 import { hookName, hasHook, runSubscribers, NO_MUTATION } from './subscribers.js';
 import { toolCallOf, messageOf } from './messages.js';
+import { originalOf } from './bridge.js';
 
 /** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
 export class Run {
@@ -59,9 +60,10 @@ export class Run {
     return has;
   }
 
-  /** Folds event; a pre-1.0 client's event as the reducer reads what that client accepted (legacyEvent). */
+  /** Folds event; a pre-1.0 client's event as it came when the transport's bridge changed it
+   *  (bridge.js), and as the reducer reads what that client accepted (legacyEvent). */
   #feed(event) {
-    return this.f.feed(this.legacy ? legacyEvent(event) : event);
+    return this.f.feed(this.legacy ? legacyEvent(originalOf(event)) : event);
   }
 
   flush(emit) {

@@ -7,6 +7,7 @@ import { DEV, freeze, EMPTY } from './freeze.js';
 import { officialToolCall, settleToolCall, common, toolCallOf, messageOf } from './messages.js';
 import { sameShallow, holdsAny, sameIds, hasId, startsOf, sameOuts, BuildContext } from './view-build.js';
 import { ArgsTexts } from './args-text.js';
+import { partsText, legacyParts } from './bridge.js';
 
 /** An empty array whose elements may be of any kind (not only small integers). */
 function anyArray() {
@@ -24,6 +25,8 @@ function anyArray() {
  */
 class OfficialView {
   constructor() {
+    // @ag-ui/client 0.0.x's message shapes (bridge.js): tool content as text, no file sources.
+    this.legacy = false;
     this.messages = freeze([]);
     this.srcMessages = null; // the mirror's messages array the view was built from
     this.srcToolCalls = null;
@@ -327,7 +330,9 @@ class OfficialView {
       case 'activity':
         return [common({ id: m.id, role: 'activity', activityType: m.activityType, content: m.content }, { metadata: m.metadata, subagentRunId: m.subagentRunId })];
       case 'tool': {
-        const o = { id: m.id, role: 'tool', content: m.content, toolCallId: m.toolCallId };
+        // 0.0.x's tool message holds text (bridge.js); the reducer keeps the parts.
+        const content = this.legacy && Array.isArray(m.content) ? partsText(m.content) : m.content;
+        const o = { id: m.id, role: 'tool', content, toolCallId: m.toolCallId };
         if (m.error !== undefined) o.error = m.error;
         return [common(o, m)];
       }
@@ -352,11 +357,29 @@ class OfficialView {
         return res;
       }
       default: {
-        const o = { id: m.id, role: m.role, content: m.content };
+        const content = this.legacy && m.role === 'user' && Array.isArray(m.content) ? legacyParts(m.content) : m.content;
+        const o = { id: m.id, role: m.role, content };
         if (m.name !== undefined) o.name = m.name;
         return [common(o, m)];
       }
     }
+  }
+
+  /**
+   * In 0.0.x's shapes (legacy): official message → its reducer message's
+   * content parts, for the messages of st whose parts the view gave as
+   * text; null when there are none. A restore from those official
+   * messages keeps the parts.
+   */
+  partsKept(st) {
+    let keep = null;
+    for (const m of st.messages) {
+      if (!Array.isArray(m.content)) continue;
+      const entry = this.cache.get(m);
+      if (entry === undefined) continue;
+      for (const o of entry.out) if (o.id === m.id && o.content !== m.content) (keep ??= new Map()).set(o, m.content);
+    }
+    return keep;
   }
 
   /** Says whether the assistant message id carries content (in the official shape). */

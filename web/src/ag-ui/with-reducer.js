@@ -81,7 +81,7 @@ class Fold {
       this.view.adopt(cur, freeze(messages));
       return;
     }
-    const { msgs, tcs } = reducerMessages(messages, cur);
+    const { msgs, tcs } = reducerMessages(messages, cur, this.view.legacy ? this.view.partsKept(cur) : null);
     const rec = this.r.restore({ ...cur, messages: msgs, toolCalls: tcs });
     if (rec.diagnostics?.some((d) => d.level === 'error')) throw new Error('ag-ui agent: messages the reducer cannot hold: ' + rec.diagnostics[0].message);
     const st = this.r.state;
@@ -147,6 +147,9 @@ function foldNow(agent) {
       return now.error instanceof Error ? now.error : new Error(String(now.error));
     }
     f = newFold(now.factory, cfg);
+    // With @ag-ui/client 0.0.x and the transport's bridge on (bridge.js),
+    // messages in the shapes that client's types promise.
+    f.view.legacy = !('maxProtocolVersion' in agent) && cfg.bridge !== false;
     if (agent.messages.length > 0) {
       // The reducer takes over from cold runs: should their messages be
       // ones it cannot hold, this run stays cold too.
@@ -184,6 +187,7 @@ function claimFold(agent, f) {
   if (f.runs > 0) {
     const own = new Fold(f.factory.createReducer(f.options), f.factory, f.options);
     own.own = true;
+    own.view.legacy = f.view.legacy;
     own.setMessages(agent.messages);
     f = own;
   }
@@ -256,7 +260,7 @@ export function withReducer(Base) {
   return class ReducerAgent extends Base {
     constructor(config = {}, ...rest) {
       super(config, ...rest);
-      this[CONFIG] = { reducer: config?.reducer ?? null, reducerOptions: config?.reducerOptions ?? null };
+      this[CONFIG] = { reducer: config?.reducer ?? null, reducerOptions: config?.reducerOptions ?? null, bridge: config?.bridge };
     }
 
     /** The reducer's agent state (web/types/agui.d.ts AgentState), once a run started. */

@@ -3,7 +3,7 @@
 import { loadCore } from '../wasm/loader.js';
 import { packageFiles } from '../wasm/package-files.js';
 import { COMPACT, APPENDS } from '../wasm/core.js';
-import { diagnosticError, chunkData, tokenKind } from '../wasm/records.js';
+import { diagnosticError, chunkData, tokenKind, tokenOfText } from '../wasm/records.js';
 import { appendPath } from '../state/ops.js';
 import { Mirror } from '../state/mirror.js';
 import { runStream, settle } from './transport.js';
@@ -87,6 +87,13 @@ class AguiReducer extends Mirror {
     if (kind !== 0) {
       // A streamed token: its fields cross, not its JSON text.
       const rec = this.#fold(this.#core.applyToken(h, kind, kind === 3 ? event.toolCallId : event.messageId, event.delta));
+      if (this._observers !== null) this._tell({ kind: 'event', data: event, name: '', id: undefined, record: rec });
+      return rec;
+    }
+    const tok = frame === '' && this.#core.tokens && typeof event === 'string' ? tokenOfText(event) : null;
+    if (tok !== null) {
+      // The same for a token given as JSON text: read here, not parsed by the wasm.
+      const rec = this.#fold(this.#core.applyToken(h, tok.kind, tok.id, tok.delta));
       if (this._observers !== null) this._tell({ kind: 'event', data: event, name: '', id: undefined, record: rec });
       return rec;
     }

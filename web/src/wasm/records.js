@@ -56,6 +56,71 @@ export function tokenKind(event) {
   return n === 3 && wellFormed(delta) && wellFormed(id) ? kind : 0;
 }
 
+// The JSON text of a streamed token as JSON.stringify writes it (and most
+// agents send it): exactly {"type":…,"<id key>":"…","delta":"…"}.
+const TOKEN_PREFIXES = [
+  ['{"type":"TEXT_MESSAGE_CONTENT","messageId":"', 1],
+  ['{"type":"TOOL_CALL_ARGS","toolCallId":"', 3],
+  ['{"type":"REASONING_MESSAGE_CONTENT","messageId":"', 2],
+];
+// What makes a JSON string's content (between its quotes) differ from its
+// value, or not a string's content: a backslash, a control character, a
+// quote.
+const SPECIAL = /[\u0000-\u001f\\"]/;
+
+/** A JSON string's content as its value, or null when it is not one JSON takes. */
+function jsonString(raw) {
+  if (!SPECIAL.test(raw)) return raw;
+  try { return JSON.parse('"' + raw + '"'); } catch { return null; }
+}
+
+// What tokenOfText returns: one object, rewritten by every call (read it at once).
+const TOKEN = { kind: 0, id: '', delta: '' };
+// The last id read, kept: a message's tokens repeat it.
+let lastRawId = '';
+let lastId = '';
+
+/**
+ * A streamed token given as JSON text, by its fields, for Core.applyToken:
+ * {kind, id, delta} (one object, rewritten by the next call) when text is exactly such an event in the form
+ * JSON.stringify writes (no other member, no whitespace), its strings
+ * valid JSON without lone surrogates; else null (the text goes to the
+ * wasm's JSON parser, which also reports what is wrong with it). The
+ * field-wise path the drop-in and apply(object) take, for apply(text).
+ */
+export function tokenOfText(text) {
+  if (typeof text !== 'string' || text.length < 40 || text.charCodeAt(text.length - 1) !== 125 || text.charCodeAt(text.length - 2) !== 34) return null;
+  let kind = 0, p = 0;
+  for (let i = 0; i < TOKEN_PREFIXES.length; i++) {
+    if (text.startsWith(TOKEN_PREFIXES[i][0])) {
+      kind = TOKEN_PREFIXES[i][1];
+      p = TOKEN_PREFIXES[i][0].length;
+      break;
+    }
+  }
+  if (kind === 0) return null;
+  // The id up to its first quote (an escaped one in it: the text goes to
+  // the wasm), the delta up to the closing "}: a quote left unescaped in
+  // either is not a string's content (jsonString).
+  const idEnd = text.indexOf('"', p);
+  if (idEnd === -1 || !text.startsWith('","delta":"', idEnd)) return null;
+  const from = idEnd + 11;
+  const rawId = text.slice(p, idEnd);
+  let id = lastId;
+  if (rawId !== lastRawId) {
+    id = jsonString(rawId);
+    if (id === null || !wellFormed(id)) return null;
+    lastRawId = rawId;
+    lastId = id;
+  }
+  const delta = jsonString(text.slice(from, text.length - 2));
+  if (delta === null || !wellFormed(delta)) return null;
+  TOKEN.kind = kind;
+  TOKEN.id = id;
+  TOKEN.delta = delta;
+  return TOKEN;
+}
+
 export function eventData(event) {
   if (typeof event === 'string') return escapeLone(event);
   if (event instanceof Uint8Array) return event;

@@ -19,9 +19,23 @@
 // text is a change record to apply first (it resynchronises after a panic).
 
 import { loadCore } from '../wasm/loader.js';
-import { eventData, chunkData } from '../wasm/records.js';
+import { eventData, chunkData, tokenOfText } from '../wasm/records.js';
+import { COMPACT, APPENDS } from '../wasm/core.js';
 import { runStream } from '../reducer/transport.js';
 import { runTarget } from '../reducer/run-target.js';
+
+/** An applyToken result as the change record's JSON text apply would give. */
+function tokenRecord(core, r) {
+  if (r === COMPACT) {
+    return { ok: true, text: JSON.stringify({ ops: [{ op: 'append', path: `/messages/${core.appendIndex}/${core.appendKey}`, value: core.appendText }] }) };
+  }
+  if (r === APPENDS) {
+    const ops = new Array(core.appendCount);
+    for (let k = 0; k < ops.length; k++) ops[k] = { op: 'append', path: core.appendPaths[k], value: core.appendTexts[k] };
+    return { ok: true, text: JSON.stringify({ ops }) };
+  }
+  return r;
+}
 
 /** Serves the protocol on port (the worker scope, or a MessagePort in tests). */
 export function serve(port) {
@@ -52,6 +66,9 @@ export function serve(port) {
   const records = (r) => ({ kind: 'record', ...r });
   const methods = {
     apply: (h, [data, name, id]) => {
+      // A streamed token as JSON text crosses by its fields, as on the page's thread.
+      const tok = name === '' && id == null && core.tokens ? tokenOfText(data) : null;
+      if (tok !== null) return records(tokenRecord(core, core.applyToken(h, tok.kind, tok.id, tok.delta)));
       const r = core.apply(h, eventData(data), name);
       if (id == null || !r.ok) return records(r);
       const idRec = JSON.parse(core.call('setLastEventId', h, String(id)).text);

@@ -1,12 +1,13 @@
 // The drop-in's cold start in headless Chromium, as an app's production
 // bundle has it (esbuild, @ag-ui/client 1.0.0 inside): the default reducer
-// factory is asked for when the drop-in is imported, and the first run,
-// which starts before it is ready, is folded by @ag-ui/client's apply step;
-// the wasm is not requested while that run is in flight, but after it (on a
-// page with no run, once the page is idle); once the factory is ready
-// (compiled, started, warmed), the next run of the same agent is folded by
-// the reducer, restored from the first run's messages. Subscribers and the
-// agent end as with @ag-ui/client's HttpAgent. No timing.
+// factory is asked for when the drop-in is imported, and the runs that
+// start before it is ready are folded by @ag-ui/client's apply step. Runs
+// that follow each other with no pause from the import: the factory becomes
+// ready meanwhile (fetched, compiled, started, warmed), and every run that
+// starts once it is ready is folded by the reducer, restored from the
+// earlier runs' messages; subscribers and the agent end as with
+// @ag-ui/client's HttpAgent. A page with no run requests the wasm once it
+// is idle. No timing.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,50 +22,57 @@ import { normalise } from './diff.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const web = join(here, '../..');
-const conv = generate({ turns: 2, seed: 17, textDeltas: 30, reasoningDeltas: 4, argDeltas: 6 });
+// Run i: a turn of a generated conversation (reasoning, text, tool calls), then a text of 400 deltas.
+const conv = generate({ turns: 4, seed: 17, textDeltas: 30, reasoningDeltas: 4, argDeltas: 6 });
+function runEvents(i) {
+  const turn = conv.turns[i % conv.turns.length].events.map((e) => (e.messageId !== undefined && e.type !== 'TOOL_CALL_RESULT' ? { ...e, messageId: `${e.messageId}-${i}` } : e));
+  const ids = (e) => (e.toolCallId !== undefined ? { ...e, toolCallId: `${e.toolCallId}-${i}`, ...(e.parentMessageId ? { parentMessageId: `${e.parentMessageId}-${i}` } : {}) } : e);
+  const events = turn.map(ids).map((e) => (e.type === 'TOOL_CALL_RESULT' ? { ...e, messageId: `${e.messageId}-${i}` } : e));
+  const end = events.pop();
+  const m = `long-${i}`;
+  events.push({ type: 'TEXT_MESSAGE_START', messageId: m, role: 'assistant' });
+  for (let k = 0; k < 400; k++) events.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: m, delta: `w${k % 97} ` });
+  events.push({ type: 'TEXT_MESSAGE_END', messageId: m }, end);
+  return events.map((e) => (e.type === 'RUN_STARTED' || e.type === 'RUN_FINISHED' ? { ...e, runId: `run-${i}` } : e));
+}
 
+const RUNS_MAX = 400; // a bound: the factory is ready long before
 const page = `<!doctype html><meta charset="utf-8">
 <script type="module">
-  const { HttpAgent, Official } = await import('/web/cold/app/test.js');
-  // Records what subscribers see: every hook's name, and the messages and
-  // state of every onMessagesChanged / onStateChanged.
-  const recorder = (log) => new Proxy({}, {
-    get(_, name) {
-      if (typeof name !== 'string' || !name.startsWith('on')) return undefined;
-      return (p) => { log.push(name === 'onMessagesChanged' || name === 'onStateChanged' ? [name, JSON.parse(JSON.stringify({ m: p.messages, s: p.state }))] : [name]); };
-    },
-  });
-  const wasmRequest = () => performance.getEntriesByType('resource').find((e) => e.name.endsWith('/agui.wasm'));
-  let firstRunEnd = null, requestedInRun = null;
-  async function runs(Agent, between) {
-    const log = [];
+  const { HttpAgent, Official, factoryNow } = await import('/web/cold/app/test.js');
+  // Records the lifecycle hooks with their arguments (no per-token hook).
+  const HOOKS = ['onRunStartedEvent', 'onTextMessageStartEvent', 'onTextMessageEndEvent', 'onToolCallEndEvent',
+    'onToolCallResultEvent', 'onStateSnapshotEvent', 'onRunFinishedEvent', 'onNewMessage', 'onNewToolCall', 'onRunFinalized'];
+  const recorder = (log) => {
+    const sub = { onMessagesChanged: () => { log.changes++; } };
+    for (const h of HOOKS) sub[h] = (p) => { const { agent, ...rest } = p; log.calls.push([h, JSON.parse(JSON.stringify(rest))]); };
+    return sub;
+  };
+  // Runs back to back from the import, until 3 runs after the first one folded by the reducer (at most ${RUNS_MAX}), or n runs.
+  async function runs(Agent, n) {
+    const log = { calls: [], changes: 0 };
     const agent = new Agent({ url: '/agent/0', threadId: 'thread-1' });
     agent.subscribe(recorder(log));
-    const reducer = [];
-    for (let i = 0; i < 2; i++) {
-      await between(i);
+    const readyAtStart = [], folded = [], newMessages = [];
+    for (let i = 0; n === undefined ? i < ${RUNS_MAX} && folded.lastIndexOf(false) >= i - 3 : i < n; i++) {
       agent.url = '/agent/' + i;
+      readyAtStart.push(factoryNow(null)?.factory !== undefined);
       const r = await agent.runAgent({ runId: 'run-' + i });
-      if (i === 0 && Agent === HttpAgent) { firstRunEnd = performance.now(); requestedInRun = wasmRequest()?.startTime ?? null; }
-      reducer.push(agent.reducerState !== undefined);
-      log.push(['newMessages', r.newMessages.map((m) => m.id)]);
+      folded.push(agent.reducerState !== undefined);
+      newMessages.push(r.newMessages.map((m) => m.id));
     }
-    return { log, messages: agent.messages, state: agent.state, reducer };
+    await new Promise((r) => setTimeout(r, 0));
+    return { readyAtStart, folded, seen: JSON.parse(JSON.stringify({ log, newMessages, messages: agent.messages, state: agent.state })) };
   }
-  // A probe agent's run on the reducer says the default factory is ready (bounded).
-  async function untilReady() {
-    for (let i = 0; i < 100; i++) {
-      const probe = new HttpAgent({ url: '/agent/0', threadId: 'thread-probe' });
-      await probe.runAgent({ runId: 'probe-' + i });
-      if (probe.reducerState !== undefined) return true;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return false;
+  let ours, official;
+  try {
+    ours = await runs(HttpAgent);
+    official = await runs(Official, ours.folded.length);
+  } catch (err) {
+    window.result = { error: String(err?.stack ?? err) };
+    throw err;
   }
-  let ready = null;
-  const ours = await runs(HttpAgent, async (i) => { if (i === 1) ready = await untilReady(); });
-  const official = await runs(Official, async () => {});
-  window.result = { ours, official, ready, requestedInRun, requestedAfterRun: (wasmRequest()?.startTime ?? -1) >= firstRunEnd };
+  window.result = { ours: { readyAtStart: ours.readyAtStart, folded: ours.folded }, seen: [ours.seen, official.seen], runs: ours.folded.length };
 </script>`;
 
 // A page that imports the drop-in and starts no run: the wasm is requested
@@ -96,7 +104,8 @@ before(async () => {
   const { build } = await import(pathToFileURL(join(web, 'node_modules/esbuild/lib/main.js')).href);
   const r = await build({
     stdin: {
-      contents: `export { HttpAgent } from ${JSON.stringify(join(web, 'src/ag-ui/drop-in.js'))};\nexport { HttpAgent as Official } from '@ag-ui/client';`,
+      contents: `export { HttpAgent } from ${JSON.stringify(join(web, 'src/ag-ui/drop-in.js'))};\nexport { factoryNow } from ${JSON.stringify(join(web, 'src/ag-ui/factory.js'))};\n`
+        + "export { HttpAgent as Official } from '@ag-ui/client';",
       resolveDir: here, loader: 'js',
     },
     bundle: true, format: 'esm', minify: true, write: false, platform: 'browser', target: 'es2022',
@@ -108,8 +117,7 @@ before(async () => {
     const path = new URL(req.url, 'http://127.0.0.1').pathname;
     if (req.method === 'POST' && path.startsWith('/agent/')) {
       for await (const _ of req) { /* the input */ }
-      const events = conv.turns[Number(path.slice(7))]?.events;
-      if (events === undefined) { res.writeHead(404).end(); return; }
+      const events = runEvents(Number(path.slice(7)));
       res.writeHead(200, { 'Content-Type': 'text/event-stream', Connection: 'close' });
       res.end(events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join(''));
     } else if (path === '/') {
@@ -135,21 +143,23 @@ after(async () => {
   if (profile) await rm(profile, { recursive: true, force: true });
 });
 
-test('in Chromium, the first run folds with the official apply step while the wasm loads, the next with the reducer, and subscribers see the same as with HttpAgent', async () => {
+test('in Chromium, runs back to back from the import: the reducer folds every run that starts once it is ready, and subscribers see the same as with HttpAgent', async () => {
   const page = context.pages()[0] ?? await context.newPage();
   const problems = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   await page.waitForFunction(() => window.result !== undefined, null, { timeout: 120_000 });
-  const { ours, official, ready, requestedInRun, requestedAfterRun } = await page.evaluate(() => window.result);
+  const { ours, seen, runs, error } = await page.evaluate(() => window.result);
+  assert.equal(error, undefined);
   assert.deepEqual(problems, []);
-  assert.equal(ready, true, 'the default factory became ready');
-  assert.equal(requestedInRun, null, 'the wasm was not requested while the first run was in flight');
-  assert.equal(requestedAfterRun, true, 'the wasm was requested after the first run');
-  assert.deepEqual(ours.reducer, [false, true], 'run 0 cold, run 1 on the reducer');
-  assert.deepEqual(normalise({ log: ours.log, messages: ours.messages, state: ours.state }),
-    normalise({ log: official.log, messages: official.messages, state: official.state }));
+  const first = ours.readyAtStart.indexOf(true);
+  assert.ok(first > 0 && first < runs, `the factory became ready during the runs (first ready at run ${first} of ${runs})`);
+  assert.ok(ours.readyAtStart.slice(first).every(Boolean));
+  assert.equal(ours.folded[0], false, 'run 0 cold');
+  assert.deepEqual(ours.folded.slice(first), ours.folded.slice(first).map(() => true), 'every run from the first ready one on folded by the reducer');
+  assert.ok(ours.folded.slice(ours.folded.indexOf(true)).every(Boolean), 'the switch is once');
+  assert.deepEqual(normalise(seen[0]), normalise(seen[1]), 'what subscribers saw, the results, messages and state equal HttpAgent\'s');
 });
 
 test('in Chromium, a page that starts no run requests the wasm once it is idle, and a later run folds with the reducer', async () => {

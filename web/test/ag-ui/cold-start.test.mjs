@@ -57,10 +57,11 @@ after(() => server.close());
  * beforeRun(i) is awaited before run i. Resolves to what was observed, and
  * whether each run left the agent with a reducer.
  */
-async function observe(agent, key, beforeRun = async () => {}) {
+async function observe(agent, key, beforeRun = async () => {}, onRunStarted = () => {}) {
   const log = [];
   agent.subscribe(recorder(log));
   agent.subscribe(recorder(log, '1:'));
+  agent.subscribe({ onRunStartedEvent: () => { onRunStarted(); } });
   const results = [];
   const reducer = [];
   for (let i = 0; i < streams.get(key).length; i++) {
@@ -102,6 +103,18 @@ for (const key of streams.keys()) {
     assert.deepEqual(warm.seen, official.seen, 'the reducer folds as HttpAgent');
     assert.deepEqual(cold.seen, warm.seen, 'a cold first run changes nothing subscribers see');
     assert.deepEqual(warm.reducer, warm.reducer.map(() => true));
+    assert.deepEqual(cold.reducer, cold.reducer.map((_, i) => i > 0), 'run 0 without the reducer, the later runs with it');
+  });
+
+  test(`back to back: the factory ready while the first run streams, the next run (started at once) is folded by the reducer: ${key}`, async () => {
+    const config = { url: server.url(key, 0), threadId: 'thread-1' };
+    const official = await quietly(() => observe(new client.HttpAgent(config), key));
+    const pending = deferred();
+    let started = 0;
+    const cold = await quietly(() => observe(new Ours({ ...config, reducer: pending.promise }), key, async () => {}, () => {
+      if (started++ === 0) pending.resolve(factory);
+    }));
+    assert.deepEqual(cold.seen, official.seen, 'the switch changes nothing subscribers see');
     assert.deepEqual(cold.reducer, cold.reducer.map((_, i) => i > 0), 'run 0 without the reducer, the later runs with it');
   });
 }

@@ -24,9 +24,9 @@ export function nodeApp(prefix) {
   return {
     dir,
     /** Runs an ES module's code in the app (symlinks kept, as npm's own layout would be); resolves to its trimmed stdout. */
-    run: (code) => new Promise((resolve, reject) => {
+    run: (code, env = {}) => new Promise((resolve, reject) => {
       execFile(process.execPath, ['--preserve-symlinks', '--input-type=module', '-e', code], {
-        cwd: dir, env: { ...process.env, NODE_PATH: '', SUPPRESS_TRANSFORMATION_WARNINGS: 'true' }, timeout: 120_000,
+        cwd: dir, env: { ...process.env, NODE_PATH: '', SUPPRESS_TRANSFORMATION_WARNINGS: 'true', ...env }, timeout: 120_000,
       }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout.trim())));
     }),
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -201,6 +201,32 @@ test('worker reducers: apply, feed, actions and run mirror the same state', asyn
   }
 });
 
+test('worker reducers: streamed tokens given as JSON text fold as on the page\'s thread (records and state)', async () => {
+  const { host, close } = channelHost();
+  try {
+    const w = await host.createReducer({ deterministicIds: true });
+    const r = factory.createReducer({ deterministicIds: true });
+    const texts = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'm"1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm"1', delta: 'a "b" \\ é😀\n' },
+      { type: 'REASONING_MESSAGE_START', messageId: 'z', role: 'reasoning' },
+      { type: 'REASONING_MESSAGE_CONTENT', messageId: 'z', delta: 'hm' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'f', parentMessageId: 'm"1' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"path":"a/b' },
+      { type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '.txt","n":[1,' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'nope', delta: 'x' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm"1', delta: '' },
+    ].map((e) => JSON.stringify(e));
+    for (const t of texts) assert.deepStrictEqual(await w.apply(t), r.apply(t), t);
+    assert.deepStrictEqual(w.state, r.state);
+    assert.deepStrictEqual(w.state, await w.snapshot());
+    r.dispose();
+  } finally {
+    close();
+  }
+});
+
 test('worker: a failed load rejects calls', async () => {
   const { port1, port2 } = new MessageChannel();
   serve(port2);

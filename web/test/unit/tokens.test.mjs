@@ -1,12 +1,13 @@
-// Streamed tokens applied as objects cross the bridge by their fields
-// (Core.applyToken), not as JSON text: the same records and state as the
-// same events applied as JSON text, whatever the ids, the text and the
-// memory's growth in between; tokens JSON would write otherwise keep the
-// JSON path.
+// Streamed tokens applied as objects, or as the JSON text JSON.stringify
+// writes of them, cross the bridge by their fields (Core.applyToken), not
+// as JSON text for the wasm to parse: the same records and state as the
+// same events parsed by the wasm (given as bytes), whatever the ids, the
+// text and the memory's growth in between; tokens JSON would write
+// otherwise, and texts in another form, keep the JSON path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReducer } from '../../entries/agui.node.js';
-import { tokenKind } from '../../src/wasm/records.js';
+import { tokenKind, tokenOfText, escapeLone } from '../../src/wasm/records.js';
 import { wasmURL } from '../support/helpers.mjs';
 
 const factory = await loadReducer(wasmURL);
@@ -38,16 +39,24 @@ function stream() {
 test('tokens applied by their fields fold as their JSON text does', () => {
   const grew = factory.memoryBytes();
   const byFields = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  const byString = factory.createReducer({ dialect: 'agui', deterministicIds: true });
   const byText = factory.createReducer({ dialect: 'agui', deterministicIds: true });
   // One reducer after the other: a call between two tokens rewrites the id they share.
   const events = stream();
+  const encoder = new TextEncoder();
   const a = events.map((ev) => byFields.apply(ev));
-  const b = events.map((ev) => byText.apply(JSON.stringify(ev)));
+  const s = events.map((ev) => byString.apply(JSON.stringify(ev)));
+  // Bytes: always the wasm's JSON parser (a lone surrogate written as its escape).
+  const b = events.map((ev) => byText.apply(encoder.encode(escapeLone(JSON.stringify(ev)))));
   a.forEach((rec, i) => assert.deepEqual(rec, b[i], JSON.stringify(events[i]).slice(0, 80)));
+  s.forEach((rec, i) => assert.deepEqual(rec, b[i], JSON.stringify(events[i]).slice(0, 80)));
   assert.deepEqual(byFields.state, byText.state);
+  assert.deepEqual(byString.state, byText.state);
   assert.deepEqual(byFields.snapshot(), byText.snapshot());
+  assert.deepEqual(byString.snapshot(), byText.snapshot());
   assert.ok(factory.memoryBytes() > grew, 'the memory grew');
   byFields.dispose();
+  byString.dispose();
   byText.dispose();
 });
 
@@ -63,6 +72,58 @@ test('tokenKind takes only what JSON would write as {type, id, delta}', () => {
   assert.equal(tokenKind(Object.assign(Object.create({ toJSON() { return {}; } }), { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' })), 0);
   assert.equal(tokenKind('{"type":"TEXT_MESSAGE_CONTENT"}'), 0);
   assert.equal(tokenKind(null), 0);
+});
+
+test('tokenOfText reads only the form JSON.stringify writes of a token, with strings JSON takes', () => {
+  const t = (o) => { const r = tokenOfText(JSON.stringify(o)); return r === null ? null : { ...r }; };
+  assert.deepEqual(t({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: 'x' }), { kind: 1, id: 'm', delta: 'x' });
+  assert.deepEqual(t({ type: 'REASONING_MESSAGE_CONTENT', messageId: 'm', delta: '' }), { kind: 2, id: 'm', delta: '' });
+  assert.deepEqual(t({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"a":"\\"}' }), { kind: 3, id: 'c', delta: '{"a":"\\"}' });
+  assert.deepEqual(t({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm\\', delta: 'a "b" \\ \n\t é😀 \u0001 ' }), { kind: 1, id: 'm\\', delta: 'a "b" \\ \n\t é😀 \u0001 ' });
+  // An id with an escaped quote: the wasm parses it.
+  assert.equal(t({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm"', delta: 'x' }), null);
+  assert.deepEqual(t({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: '\\' }), { kind: 1, id: 'm', delta: '\\' });
+  assert.deepEqual({ ...tokenOfText('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\u00e9"}') }, { kind: 1, id: 'm', delta: 'é' });
+  // Not in that form, or what JSON refuses: the wasm parses it (and reports what is wrong).
+  for (const text of [
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","timestamp":1}',
+    '{"type":"TEXT_MESSAGE_CONTENT","delta":"x","messageId":"m"}',
+    '{"type": "TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"} ',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x\\"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\nb"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\q"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\\ud800"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\ud800"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a"b"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","delta":"y"}',
+    '{"type":"TOOL_CALL_ARGS","messageId":"m","delta":"x"}',
+    '{"type":"TEXT_MESSAGE_END","messageId":"m"}',
+  ]) assert.equal(tokenOfText(text), null, text);
+});
+
+test('apply(text) of a token folds as the wasm folds the same text, escapes and refusals included', () => {
+  const byString = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  const byBytes = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  const encoder = new TextEncoder();
+  const texts = [
+    '{"type":"RUN_STARTED","threadId":"t","runId":"r"}',
+    '{"type":"TEXT_MESSAGE_START","messageId":"m\\"q","role":"assistant"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"q","delta":"a \\"b\\" \\\\ \\n é"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\u0022q","delta":"\\u00e9\\ud83d\\ude00"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"q","delta":"\\ud800"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"q","delta":"bad \\q"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"nope","delta":"x"}',
+    '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\\"q","delta":""}',
+  ];
+  for (const text of texts) {
+    const a = byString.apply(text);
+    const b = byBytes.apply(encoder.encode(text));
+    assert.deepEqual(a, b, text);
+  }
+  assert.deepEqual(byString.state, byBytes.state);
+  byString.dispose();
+  byBytes.dispose();
 });
 
 /** Interleaved tool calls whose JSON arguments stream in short pieces: nested keys that need escaping in a pointer, arrays, "__proto__", escapes, non-ASCII text. */

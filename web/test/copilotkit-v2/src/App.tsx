@@ -6,6 +6,7 @@ import {
   CopilotChat,
   CopilotKitProvider,
   useAgent,
+  useFrontendTool,
   useInterrupt,
   useRenderTool,
 } from '@copilotkit/react-core/v2';
@@ -30,6 +31,13 @@ function Tools() {
       </div>
     ),
   });
+  // A frontend tool: answered in the page, and CopilotKit starts the next
+  // run at once with its result.
+  useFrontendTool({
+    name: 'read_theme',
+    description: 'Reads the colour theme of the page',
+    handler: async () => 'teal',
+  }, []);
   return null;
 }
 
