@@ -60,8 +60,8 @@ type Options struct {
 type Reducer struct {
 	opt      Options
 	st       AgentState
-	msgByID  map[string]*Message  // first message with each id
-	toolByID map[string]*ToolCall // tool calls by id
+	msgByID  map[string]*Message    // first message with each id
+	toolByID map[string]*ToolCall   // tool calls by id
 	tools    map[string]*toolSchema // known tools' schemas by name (SetTools)
 	cited    map[*Message]struct{}
 	subByID  map[string]*Subagent
