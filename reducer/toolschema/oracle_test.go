@@ -63,14 +63,25 @@ func mustParse(t testing.TB, text string) jsontree.Value {
 // go mod download. It is not a dependency of this module.
 const suiteModule = "github.com/kaptinlin/jsonschema@v0.9.6"
 
-// suiteDir finds the suite's draft 2020-12 tests in the module cache.
-func suiteDir(t *testing.T) string {
+// suiteDirIfPresent returns the suite's draft 2020-12 tests in the
+// module cache, or "".
+func suiteDirIfPresent() string {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
-		t.Skipf("go env GOMODCACHE: %v", err)
+		return ""
 	}
 	dir := filepath.Join(strings.TrimSpace(string(out)), filepath.FromSlash(suiteModule), "testdata", "JSON-Schema-Test-Suite", "tests", "draft2020-12")
 	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	return dir
+}
+
+// suiteDir finds the suite's draft 2020-12 tests in the module cache; with
+// CI set, its absence fails the test.
+func suiteDir(t *testing.T) string {
+	dir := suiteDirIfPresent()
+	if dir == "" {
 		msg := "the JSON Schema Test Suite is not in the module cache: go mod download " + suiteModule
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg)
