@@ -108,7 +108,7 @@ func (g *generator) value(n *node, depth int) jsontree.Value {
 			return g.integer(p)
 		}
 		if p.mult.set {
-			return jsontree.Number(strconv.Itoa(g.r.IntN(21)*5/100) + "." + strconv.Itoa(10+g.r.IntN(18)*5)[1:])
+			return jsontree.Number(strconv.Itoa(g.r.IntN(21)*5/100) + "." + strconv.Itoa(10 + g.r.IntN(18)*5)[1:])
 		}
 		return jsontree.Number(strconv.FormatFloat(g.r.Float64()*2, 'g', -1, 64))
 	case tString:
