@@ -373,7 +373,10 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	case ToolRunning:
 		// Rebuild the incremental parser, and the validation, from the
 		// text so far (for the tools known now).
+		// A tool this reducer does not know keeps the verdict the
+		// snapshot holds.
 		t.parser.p = newArgsParser(r.opt.MaxDepth)
+		status, errs, notChecked, safe := t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked, t.SafeArgs
 		r.startArgsCheck(t)
 		t.ArgsErrors = nil
 		if len(t.args) > 0 {
@@ -381,6 +384,12 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 			t.parser.p.Write(string(t.args), func(e partialEdit) {
 				r.checkEdit(&scratch, t, e)
 			})
+		}
+		if t.check.stream == nil && status != "" {
+			t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked = status, errs, notChecked
+			if safe != nil {
+				t.SafeArgs = safe
+			}
 		}
 	case ToolComplete, ToolError:
 		t.parser.final = true
