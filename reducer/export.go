@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
+	"github.com/agui-reducer/agui/reducer/toolschema"
 )
 
 // restoreMaxDepth bounds snapshot nesting; memory, not the stack, is what
@@ -31,10 +32,12 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 // about a fifth of a restore.
 func (r *Reducer) Load(data []byte) error {
 	next := New(r.opt)
+	next.tools = r.tools // the known tools are not state: they stay
 	if !next.loadFast(data) {
 		// The fast decoder refuses what it does not fully understand,
 		// errors included: the tree decoder then decides, and reports.
 		next = New(r.opt)
+		next.tools = r.tools
 		if err := next.loadTree(data); err != nil {
 			return err
 		}
@@ -342,15 +345,51 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	if b, ok := o.Get("clientSide"); ok {
 		t.ClientSide, _ = b.(bool)
 	}
+	t.ArgsStatus, _ = d.OptStr("argsStatus")
+	if a := d.Array("argsErrors", false); a != nil {
+		t.ArgsErrors = []toolschema.Error{}
+		for _, e := range a.Elems {
+			eo, _ := e.(*jsontree.Object)
+			if eo == nil {
+				continue
+			}
+			ed := fieldsOf(eo, "snapshot argsErrors entry")
+			t.ArgsErrors = append(t.ArgsErrors, toolschema.Error{Path: ed.Str("path", false), Keyword: ed.Str("keyword", false), Message: ed.Str("message", false)})
+		}
+	}
+	if a := d.Array("argsNotChecked", false); a != nil {
+		t.ArgsNotChecked = []string{}
+		for _, e := range a.Elems {
+			if s, ok := e.(string); ok {
+				t.ArgsNotChecked = append(t.ArgsNotChecked, s)
+			}
+		}
+	}
+	t.SafeArgs, _ = o.Get("safeArgs")
 	if d.Err != nil {
 		return nil, d.Err
 	}
 	switch t.Status {
 	case ToolRunning:
-		// Rebuild the incremental parser from the text so far.
+		// Rebuild the incremental parser, and the validation, from the
+		// text so far (for the tools known now).
+		// A tool this reducer does not know keeps the verdict the
+		// snapshot holds.
 		t.parser.p = newArgsParser(r.opt.MaxDepth)
+		status, errs, notChecked, safe := t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked, t.SafeArgs
+		r.startArgsCheck(t)
+		t.ArgsErrors = nil
 		if len(t.args) > 0 {
-			t.parser.p.Write(string(t.args), func(partialEdit) {})
+			var scratch Change
+			t.parser.p.Write(string(t.args), func(e partialEdit) {
+				r.checkEdit(&scratch, t, e)
+			})
+		}
+		if t.check.stream == nil && status != "" {
+			t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked = status, errs, notChecked
+			if safe != nil {
+				t.SafeArgs = safe
+			}
 		}
 	case ToolComplete, ToolError:
 		t.parser.final = true
@@ -388,6 +427,9 @@ type RunInputOptions struct {
 // context and forwardedProps. A field set in opt replaces the reducer's. Before any thread id is known, the first call
 // chooses one and later calls reuse it.
 func (r *Reducer) RunInput(opt RunInputOptions) []byte {
+	// The tools the client sends are the run's: their schemas validate
+	// its calls' arguments.
+	r.SetTools(opt.Tools)
 	threadID := opt.ThreadID
 	if threadID == "" {
 		threadID = r.st.ThreadID
