@@ -357,14 +357,6 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 			t.ArgsErrors = append(t.ArgsErrors, toolschema.Error{Path: ed.Str("path", false), Keyword: ed.Str("keyword", false), Message: ed.Str("message", false)})
 		}
 	}
-	if a := d.Array("argsNotChecked", false); a != nil {
-		t.ArgsNotChecked = []string{}
-		for _, e := range a.Elems {
-			if s, ok := e.(string); ok {
-				t.ArgsNotChecked = append(t.ArgsNotChecked, s)
-			}
-		}
-	}
 	t.SafeArgs, _ = o.Get("safeArgs")
 	if d.Err != nil {
 		return nil, d.Err
@@ -376,8 +368,8 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 		// A tool this reducer does not know keeps the verdict the
 		// snapshot holds.
 		t.parser.p = newArgsParser(r.opt.MaxDepth)
-		status, errs, notChecked, safe := t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked, t.SafeArgs
-		r.startArgsCheck(t)
+		status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
+		r.startArgsCheck(nil, t)
 		t.ArgsErrors = nil
 		if len(t.args) > 0 {
 			var scratch Change
@@ -386,7 +378,7 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 			})
 		}
 		if t.check.stream == nil && status != "" {
-			t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked = status, errs, notChecked
+			t.ArgsStatus, t.ArgsErrors = status, errs
 			if safe != nil {
 				t.SafeArgs = safe
 			}

@@ -135,10 +135,14 @@ func TestToolSources(t *testing.T) {
 	})
 	t.Run("not checked keywords", func(t *testing.T) {
 		r := New(Options{Tools: parseJSON(t, `[{"name":"get_weather","parameters":{"type":"object","propertyNames":{"maxLength":3},"if":{"required":["a"]},"then":{"required":["b"]}}}]`)})
-		foldLines(t, r, bad)
+		cs := foldLines(t, r, bad)
 		tc := tool(snapshotOf(t, r), 0)
 		assert.Equal(t, "valid", tc["argsStatus"])
-		assert.Equal(t, []any{"if", "propertyNames", "then"}, tc["argsNotChecked"])
+		assert.Equal(t, []string{"schema_not_checked"}, codes(cs))
+		assert.Contains(t, cs[0].Diagnostics[0].Message, "propertyNames, if, then")
+		// Once per schema.
+		cs = foldLines(t, r, []string{`{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"get_weather"}`})
+		assert.Empty(t, codes(cs))
 	})
 }
 
