@@ -365,24 +365,9 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	case ToolRunning:
 		// Rebuild the incremental parser, and the validation, from the
 		// text so far (for the tools known now).
-		// A tool this reducer does not know keeps the verdict the
-		// snapshot holds.
-		t.parser.p = newArgsParser(r.opt.MaxDepth)
-		status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
-		r.startArgsCheck(nil, t)
-		t.ArgsErrors = nil
-		if len(t.args) > 0 {
-			var scratch Change
-			t.parser.p.Write(string(t.args), func(e partialEdit) {
-				r.checkEdit(&scratch, t, e)
-			})
-		}
-		if t.check.stream == nil && status != "" {
-			t.ArgsStatus, t.ArgsErrors = status, errs
-			if safe != nil {
-				t.SafeArgs = safe
-			}
-		}
+		// Rebuild the incremental parser, and the validation, from the
+		// text so far.
+		r.rebuildArgsCheck(t)
 	case ToolComplete, ToolError:
 		t.parser.final = true
 	default:

@@ -50,7 +50,8 @@ type argsCheck struct {
 // SetTools makes tools (an AG-UI Tool[]: {name, description, parameters})
 // known for validating tool-call arguments, beside those a RunAgentInput
 // carries (RunInput, RUN_STARTED.input.tools). A later definition of a
-// name replaces the earlier one; calls already started keep theirs.
+// name replaces the earlier one: a call streams against the schema known
+// when it started and is judged at its end against the one known then.
 func (r *Reducer) SetTools(tools jsontree.Value) {
 	a, _ := tools.(*jsontree.Array)
 	if a == nil {
@@ -85,6 +86,7 @@ func (r *Reducer) SetTools(tools jsontree.Value) {
 // tool whose schema uses keywords that are not checked says so, once, as
 // a warning (c is nil on restore).
 func (r *Reducer) startArgsCheck(c *Change, t *ToolCall) {
+	t.check = argsCheck{}
 	t.ArgsStatus = ArgsUnchecked
 	t.SafeArgs = jsontree.NewObject(0)
 	if ts := r.tools[t.Name]; ts != nil {
@@ -115,7 +117,7 @@ func (r *Reducer) checkEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 		if ck.depth == 0 {
 			_, ck.root = e.Value.(*jsontree.Object)
 		}
-		if ck.depth == 1 && ck.root {
+		if ck.depth == 1 && ck.root && e.Path != "" {
 			ck.key = e.Path[1:]
 			ck.before = r.argsErrorCount(t) - added
 		}
@@ -196,7 +198,7 @@ func (r *Reducer) setArgsCheck(c *Change, t *ToolCall, status string, errs []too
 func (r *Reducer) finalArgsCheck(c *Change, t *ToolCall, exact jsontree.Value, parseErr error) {
 	status, errs, safe := ArgsUnchecked, []toolschema.Error(nil), t.SafeArgs
 	var schema *toolschema.Schema
-	if ts := r.tools[t.Name]; ts != nil && t.check.stream != nil {
+	if ts := r.tools[t.Name]; ts != nil {
 		schema = ts.schema
 	}
 	switch {
@@ -235,4 +237,36 @@ func appendArgsErrors(dst []byte, errs []toolschema.Error) []byte {
 		dst = append(dst, '}')
 	}
 	return append(dst, ']')
+}
+
+// rebuildArgsCheck sets t's parser and validation up again from its
+// argument text so far (a restore, a rewind, an amendment), for the tools
+// known now. A tool it does not know keeps the verdict t holds.
+func (r *Reducer) rebuildArgsCheck(t *ToolCall) {
+	status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
+	t.parser.p = newArgsParser(r.opt.MaxDepth)
+	r.startArgsCheck(nil, t)
+	t.ArgsErrors = nil
+	var scratch Change
+	t.parser.p.Write(string(t.args), func(e partialEdit) { r.checkEdit(&scratch, t, e) })
+	if t.check.stream == nil && status != "" {
+		t.ArgsStatus, t.ArgsErrors = status, errs
+		if safe != nil {
+			t.SafeArgs = safe
+		}
+	}
+}
+
+// replaceArgsCheck writes t's validation whole into the change record
+// (after rebuildArgsCheck); had says whether argsErrors was present.
+func (r *Reducer) replaceArgsCheck(c *Change, t *ToolCall, had bool) {
+	path := toolCallPath(t)
+	c.replace(path+"/argsStatus", jsonString(t.ArgsStatus))
+	switch {
+	case t.ArgsErrors != nil:
+		c.add(path+"/argsErrors", appendArgsErrors(nil, t.ArgsErrors))
+	case had:
+		c.remove(path + "/argsErrors")
+	}
+	c.replace(path+"/safeArgs", jsonValue(t.SafeArgs))
 }

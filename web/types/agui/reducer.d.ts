@@ -89,7 +89,7 @@ export interface Reducer extends MirrorAPI {
   /** Makes tools known (an AG-UI Tool[]: {name, description?, parameters}) whose parameters JSON
    *  Schemas validate the arguments of their calls as they stream (toolCalls[].argsStatus,
    *  argsErrors, safeArgs; docs/tool-validation.md), beside the tools of each run's input. A
-   *  later definition of a name replaces the earlier one; calls already started keep theirs.
+   *  later definition of a name replaces the earlier one.
    *  Throws a TypeError when tools is not an array. */
   setTools(tools: ToolDefinition[]): void;
   /** The conversation in the official AG-UI Message[] shape. */
