@@ -235,15 +235,20 @@ func (r *Reducer) setToolArgs(c *Change, t *ToolCall, text string) {
 	path := toolCallPath(t)
 	t.args = []byte(text)
 	c.replace(path+"/argsText", jsonString(text))
+	had := t.ArgsErrors != nil
 	if t.parser.final {
 		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
-		if err != nil || len(t.args) == 0 {
+		if len(t.args) == 0 {
+			v, err = jsontree.NewObject(0), nil
+		}
+		if err != nil {
 			v = jsontree.NewObject(0)
 		}
 		t.Args = v
+		r.finalArgsCheck(c, t, v, err)
 	} else {
-		t.parser.p = newArgsParser(r.opt.MaxDepth)
-		t.parser.p.Write(text, func(partialEdit) {})
+		r.rebuildArgsCheck(t)
+		r.replaceArgsCheck(c, t, had)
 	}
 	c.replace(path+"/args", jsonValue(t.liveArgs()))
 }

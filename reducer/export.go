@@ -357,14 +357,6 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 			t.ArgsErrors = append(t.ArgsErrors, toolschema.Error{Path: ed.Str("path", false), Keyword: ed.Str("keyword", false), Message: ed.Str("message", false)})
 		}
 	}
-	if a := d.Array("argsNotChecked", false); a != nil {
-		t.ArgsNotChecked = []string{}
-		for _, e := range a.Elems {
-			if s, ok := e.(string); ok {
-				t.ArgsNotChecked = append(t.ArgsNotChecked, s)
-			}
-		}
-	}
 	t.SafeArgs, _ = o.Get("safeArgs")
 	if d.Err != nil {
 		return nil, d.Err
@@ -373,24 +365,9 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	case ToolRunning:
 		// Rebuild the incremental parser, and the validation, from the
 		// text so far (for the tools known now).
-		// A tool this reducer does not know keeps the verdict the
-		// snapshot holds.
-		t.parser.p = newArgsParser(r.opt.MaxDepth)
-		status, errs, notChecked, safe := t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked, t.SafeArgs
-		r.startArgsCheck(t)
-		t.ArgsErrors = nil
-		if len(t.args) > 0 {
-			var scratch Change
-			t.parser.p.Write(string(t.args), func(e partialEdit) {
-				r.checkEdit(&scratch, t, e)
-			})
-		}
-		if t.check.stream == nil && status != "" {
-			t.ArgsStatus, t.ArgsErrors, t.ArgsNotChecked = status, errs, notChecked
-			if safe != nil {
-				t.SafeArgs = safe
-			}
-		}
+		// Rebuild the incremental parser, and the validation, from the
+		// text so far.
+		r.rebuildArgsCheck(t)
 	case ToolComplete, ToolError:
 		t.parser.final = true
 	default:

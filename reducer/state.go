@@ -201,14 +201,12 @@ type ToolCall struct {
 	// The validation of the arguments against the tool's parameters
 	// schema (docs/tool-validation.md): ArgsStreaming, ArgsValid,
 	// ArgsInvalid or ArgsUnchecked; the errors found (path, keyword,
-	// message; at most 20); the keywords of the schema that are not
-	// checked; and the arguments that are complete and valid so far (the
-	// top-level members of an object that are), for a UI that renders
-	// from arguments while they stream.
-	ArgsStatus     string
-	ArgsErrors     []toolschema.Error
-	ArgsNotChecked []string
-	SafeArgs       jsontree.Value
+	// message; at most 20); and the arguments that are complete and valid
+	// so far (the top-level members of an object that are), for a UI that
+	// renders from arguments while they stream.
+	ArgsStatus string
+	ArgsErrors []toolschema.Error
+	SafeArgs   jsontree.Value
 
 	pos    int
 	born   uint64 // epoch of creation (replay.go)
@@ -445,10 +443,6 @@ func (t *ToolCall) AppendJSON(dst []byte) []byte {
 	if t.ArgsErrors != nil {
 		dst = appendKey(dst, &first, "argsErrors")
 		dst = appendArgsErrors(dst, t.ArgsErrors)
-	}
-	if t.ArgsNotChecked != nil {
-		dst = appendKey(dst, &first, "argsNotChecked")
-		dst = appendStrings(dst, t.ArgsNotChecked)
 	}
 	if t.SafeArgs != nil {
 		dst = appendKey(dst, &first, "safeArgs")

@@ -71,7 +71,7 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 	t.SubagentRunID, t.HasSubagentRunID = owner.SubagentRunID, owner.HasSubagentRunID
 	t.Metadata = cloneObject(ev.Metadata)
 	t.parser.p = newArgsParser(r.opt.MaxDepth)
-	r.startArgsCheck(t)
+	r.startArgsCheck(c, t)
 	r.attachToolCall(c, owner, t.ID)
 	r.appendToolCall(c, t)
 }

@@ -1,6 +1,9 @@
 package reducer
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/reducer/partialjson"
 	"github.com/agui-reducer/agui/reducer/toolschema"
@@ -27,8 +30,9 @@ const maxArgsErrors = 20
 
 // toolSchema is a known tool's compiled parameters schema.
 type toolSchema struct {
-	text   string // the parameters as JSON, to skip recompiling the same
 	schema *toolschema.Schema
+	told   bool      // its unchecked keywords were reported
+	_      [0]func() // not comparable: no equality function in the module
 }
 
 // argsCheck follows one call's validation while its arguments stream.
@@ -40,12 +44,14 @@ type argsCheck struct {
 	key    string
 	before int
 	root   bool // the root value is an object
+	_      [0]func()
 }
 
 // SetTools makes tools (an AG-UI Tool[]: {name, description, parameters})
 // known for validating tool-call arguments, beside those a RunAgentInput
 // carries (RunInput, RUN_STARTED.input.tools). A later definition of a
-// name replaces the earlier one; calls already started keep theirs.
+// name replaces the earlier one: a call streams against the schema known
+// when it started and is judged at its end against the one known then.
 func (r *Reducer) SetTools(tools jsontree.Value) {
 	a, _ := tools.(*jsontree.Array)
 	if a == nil {
@@ -65,27 +71,31 @@ func (r *Reducer) SetTools(tools jsontree.Value) {
 		if name == "" || !has {
 			continue
 		}
-		text := string(jsontree.AppendJSON(nil, params))
-		if old := r.tools[name]; old != nil && old.text == text {
-			continue
-		}
+		// Compiling is cheap next to a run: the same tools sent with
+		// every run are compiled again.
 		s, err := toolschema.Compile(params)
 		if err != nil {
 			delete(r.tools, name)
 			continue
 		}
-		r.tools[name] = &toolSchema{text: text, schema: s}
+		r.tools[name] = &toolSchema{schema: s}
 	}
 }
 
-// startArgsCheck sets a new call's validation going.
-func (r *Reducer) startArgsCheck(t *ToolCall) {
+// startArgsCheck sets a new call's validation going. The first call of a
+// tool whose schema uses keywords that are not checked says so, once, as
+// a warning (c is nil on restore).
+func (r *Reducer) startArgsCheck(c *Change, t *ToolCall) {
+	t.check = argsCheck{}
 	t.ArgsStatus = ArgsUnchecked
 	t.SafeArgs = jsontree.NewObject(0)
 	if ts := r.tools[t.Name]; ts != nil {
 		t.ArgsStatus = ArgsStreaming
 		t.check.stream = ts.schema.Stream(maxArgsErrors)
-		t.ArgsNotChecked = ts.schema.Unchecked()
+		if u := ts.schema.Unchecked(); len(u) > 0 && !ts.told && c != nil {
+			ts.told = true
+			c.warn("schema_not_checked", "TOOL_CALL_START: the schema of tool '"+t.Name+"' uses keywords that are not checked: "+strings.Join(u, ", "))
+		}
 	}
 }
 
@@ -107,7 +117,7 @@ func (r *Reducer) checkEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 		if ck.depth == 0 {
 			_, ck.root = e.Value.(*jsontree.Object)
 		}
-		if ck.depth == 1 && ck.root {
+		if ck.depth == 1 && ck.root && e.Path != "" {
 			ck.key = e.Path[1:]
 			ck.before = r.argsErrorCount(t) - added
 		}
@@ -127,6 +137,7 @@ func (r *Reducer) checkEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 	}
 }
 
+//go:noinline
 func (r *Reducer) argsErrorCount(t *ToolCall) int {
 	if t.check.stream == nil {
 		return 0
@@ -151,53 +162,43 @@ func (r *Reducer) safeMember(c *Change, t *ToolCall, v jsontree.Value) {
 }
 
 func unescapeToken(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '~' {
-			var b []byte
-			for j := 0; j < len(s); j++ {
-				if s[j] == '~' && j+1 < len(s) {
-					if s[j+1] == '1' {
-						b = append(b, '/')
-					} else {
-						b = append(b, '~')
-					}
-					j++
-					continue
-				}
-				b = append(b, s[j])
-			}
-			return string(b)
-		}
+	if strings.IndexByte(s, '~') < 0 {
+		return s
 	}
-	return s
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-// addArgsErrors copies the stream's new errors to the call.
+// addArgsErrors copies the stream's errors to the call, which is invalid.
 func (r *Reducer) addArgsErrors(c *Change, t *ToolCall) {
-	errs := t.check.stream.Errors()
+	r.setArgsCheck(c, t, ArgsInvalid, slices.Clone(t.check.stream.Errors()))
+}
+
+// setArgsCheck records the call's verdict and errors, in the state and the
+// change record (the errors are few: written whole; an add replaces).
+func (r *Reducer) setArgsCheck(c *Change, t *ToolCall, status string, errs []toolschema.Error) {
 	path := toolCallPath(t)
-	for _, e := range errs[len(t.ArgsErrors):] {
-		if t.ArgsErrors == nil {
-			t.ArgsErrors = []toolschema.Error{e}
-			c.add(path+"/argsErrors", appendArgsErrors(nil, t.ArgsErrors))
-			continue
-		}
-		t.ArgsErrors = append(t.ArgsErrors, e)
-		c.add(path+"/argsErrors/-", appendArgsError(nil, e))
+	if status != t.ArgsStatus {
+		t.ArgsStatus = status
+		c.replace(path+"/argsStatus", jsonString(status))
 	}
-	if t.ArgsStatus != ArgsInvalid {
-		t.ArgsStatus = ArgsInvalid
-		c.replace(path+"/argsStatus", jsonString(ArgsInvalid))
+	if slices.Equal(errs, t.ArgsErrors) {
+		return
+	}
+	if t.ArgsErrors, path = errs, path+"/argsErrors"; errs == nil {
+		c.remove(path)
+	} else {
+		c.add(path, appendArgsErrors(nil, errs))
 	}
 }
 
 // finalArgsCheck judges the complete arguments (exact is nil when they
-// did not parse: truncated) and records the verdict.
+// did not parse: truncated) and records the verdict. The safe arguments
+// become all of them when they are valid (or unchecked); else they stay
+// the members that completed valid while streaming.
 func (r *Reducer) finalArgsCheck(c *Change, t *ToolCall, exact jsontree.Value, parseErr error) {
-	status, errs := ArgsUnchecked, []toolschema.Error(nil)
-	safe := t.SafeArgs
+	status, errs, safe := ArgsUnchecked, []toolschema.Error(nil), t.SafeArgs
 	var schema *toolschema.Schema
-	if ts := r.tools[t.Name]; ts != nil && t.check.stream != nil {
+	if ts := r.tools[t.Name]; ts != nil {
 		schema = ts.schema
 	}
 	switch {
@@ -205,80 +206,20 @@ func (r *Reducer) finalArgsCheck(c *Change, t *ToolCall, exact jsontree.Value, p
 		status = ArgsInvalid
 		errs = []toolschema.Error{{Keyword: "truncated", Message: "the arguments are not complete JSON: " + parseErr.Error()}}
 	case schema != nil:
-		errs = schema.Validate(exact, maxArgsErrors)
 		status = ArgsValid
-		if len(errs) > 0 {
+		if errs = schema.Validate(exact, maxArgsErrors); len(errs) > 0 {
 			status = ArgsInvalid
 		}
-		safe = safeOf(exact, errs)
-	default:
-		safe = safeOf(exact, nil)
+	}
+	if status != ArgsInvalid {
+		safe = jsontree.Clone(exact)
 	}
 	t.check = argsCheck{}
-	path := toolCallPath(t)
-	if status != t.ArgsStatus {
-		t.ArgsStatus = status
-		c.replace(path+"/argsStatus", jsonString(status))
-	}
-	if !sameErrors(errs, t.ArgsErrors) {
-		if len(errs) == 0 {
-			c.remove(path + "/argsErrors")
-		} else if t.ArgsErrors == nil {
-			c.add(path+"/argsErrors", appendArgsErrors(nil, errs))
-		} else {
-			c.replace(path+"/argsErrors", appendArgsErrors(nil, errs))
-		}
-		t.ArgsErrors = errs
-	}
+	r.setArgsCheck(c, t, status, errs)
 	if !jsontree.Equal(safe, t.SafeArgs) || sameShapeDiffers(safe, t.SafeArgs) {
 		t.SafeArgs = safe
-		c.replace(path+"/safeArgs", jsonValue(safe))
+		c.replace(toolCallPath(t)+"/safeArgs", jsonValue(safe))
 	}
-}
-
-// safeOf is the safe form of complete arguments: all of them when valid;
-// for an object, the members no error points into; else {}.
-func safeOf(v jsontree.Value, errs []toolschema.Error) jsontree.Value {
-	if len(errs) == 0 {
-		return jsontree.Clone(v)
-	}
-	o, _ := v.(*jsontree.Object)
-	out := jsontree.NewObject(0)
-	if o == nil {
-		return out
-	}
-	for _, e := range errs {
-		if e.Path == "" && e.Keyword != "required" && e.Keyword != "minProperties" && e.Keyword != "maxProperties" {
-			return out // the object as a whole is wrong
-		}
-	}
-	var tok []byte
-	for i := 0; i < o.Len(); i++ {
-		tok = append(append(tok[:0], '/'), jsontree.AppendPointerToken(nil, o.KeyAt(i))...)
-		bad := false
-		for _, e := range errs {
-			if len(e.Path) >= len(tok) && e.Path[:len(tok)] == string(tok) && (len(e.Path) == len(tok) || e.Path[len(tok)] == '/') {
-				bad = true
-				break
-			}
-		}
-		if !bad {
-			out.Set(o.KeyAt(i), jsontree.Clone(o.ValueAt(i)))
-		}
-	}
-	return out
-}
-
-func sameErrors(a, b []toolschema.Error) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func appendArgsErrors(dst []byte, errs []toolschema.Error) []byte {
@@ -287,17 +228,45 @@ func appendArgsErrors(dst []byte, errs []toolschema.Error) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendArgsError(dst, e)
+		dst = append(dst, `{"path":`...)
+		dst = jsontree.AppendString(dst, e.Path)
+		dst = append(dst, `,"keyword":`...)
+		dst = jsontree.AppendString(dst, e.Keyword)
+		dst = append(dst, `,"message":`...)
+		dst = jsontree.AppendString(dst, e.Message)
+		dst = append(dst, '}')
 	}
 	return append(dst, ']')
 }
 
-func appendArgsError(dst []byte, e toolschema.Error) []byte {
-	dst = append(dst, `{"path":`...)
-	dst = jsontree.AppendString(dst, e.Path)
-	dst = append(dst, `,"keyword":`...)
-	dst = jsontree.AppendString(dst, e.Keyword)
-	dst = append(dst, `,"message":`...)
-	dst = jsontree.AppendString(dst, e.Message)
-	return append(dst, '}')
+// rebuildArgsCheck sets t's parser and validation up again from its
+// argument text so far (a restore, a rewind, an amendment), for the tools
+// known now. A tool it does not know keeps the verdict t holds.
+func (r *Reducer) rebuildArgsCheck(t *ToolCall) {
+	status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
+	t.parser.p = newArgsParser(r.opt.MaxDepth)
+	r.startArgsCheck(nil, t)
+	t.ArgsErrors = nil
+	var scratch Change
+	t.parser.p.Write(string(t.args), func(e partialEdit) { r.checkEdit(&scratch, t, e) })
+	if t.check.stream == nil && status != "" {
+		t.ArgsStatus, t.ArgsErrors = status, errs
+		if safe != nil {
+			t.SafeArgs = safe
+		}
+	}
+}
+
+// replaceArgsCheck writes t's validation whole into the change record
+// (after rebuildArgsCheck); had says whether argsErrors was present.
+func (r *Reducer) replaceArgsCheck(c *Change, t *ToolCall, had bool) {
+	path := toolCallPath(t)
+	c.replace(path+"/argsStatus", jsonString(t.ArgsStatus))
+	switch {
+	case t.ArgsErrors != nil:
+		c.add(path+"/argsErrors", appendArgsErrors(nil, t.ArgsErrors))
+	case had:
+		c.remove(path + "/argsErrors")
+	}
+	c.replace(path+"/safeArgs", jsonValue(t.SafeArgs))
 }

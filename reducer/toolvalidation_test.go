@@ -135,10 +135,14 @@ func TestToolSources(t *testing.T) {
 	})
 	t.Run("not checked keywords", func(t *testing.T) {
 		r := New(Options{Tools: parseJSON(t, `[{"name":"get_weather","parameters":{"type":"object","propertyNames":{"maxLength":3},"if":{"required":["a"]},"then":{"required":["b"]}}}]`)})
-		foldLines(t, r, bad)
+		cs := foldLines(t, r, bad)
 		tc := tool(snapshotOf(t, r), 0)
 		assert.Equal(t, "valid", tc["argsStatus"])
-		assert.Equal(t, []any{"if", "propertyNames", "then"}, tc["argsNotChecked"])
+		assert.Equal(t, []string{"schema_not_checked"}, codes(cs))
+		assert.Contains(t, cs[0].Diagnostics[0].Message, "propertyNames, if, then")
+		// Once per schema.
+		cs = foldLines(t, r, []string{`{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"get_weather"}`})
+		assert.Empty(t, codes(cs))
 	})
 }
 
@@ -187,4 +191,57 @@ func TestTruncatedNeverComplete(t *testing.T) {
 		assert.NotEqual(t, "complete", tc["status"], "cut at %d", cut)
 		assert.Equal(t, "invalid", tc["argsStatus"], "cut at %d", cut)
 	}
+}
+
+// TestArgsValidationReplay: a run cut anywhere and resent from its start
+// (a reconnect that the server answers from the beginning) ends with the
+// same validation state as the run folded once: the rewind puts the
+// validation back with the arguments.
+func TestArgsValidationReplay(t *testing.T) {
+	opt := Options{Tools: parseJSON(t, "["+weatherTool+"]")}
+	lines := append(textRun("t", "r1", "m1", "a"),
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r2"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"get_weather","parentMessageId":"m1"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\"city\":\"Pa"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"ris\",\"days\":3"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"0,\"unit\":\"kelvin\"}"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"d","toolCallName":"get_weather","parentMessageId":"m1"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"d","delta":"{\"city\":\"Oslo\",\"unit\":\"cel"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}`)
+	want := New(opt)
+	foldAll(t, want, lines)
+	wantSnap := string(want.Snapshot())
+	require.Contains(t, wantSnap, `"argsStatus":"invalid"`)
+	from := len(textRun("t", "r1", "m1", "a"))
+	for cut := from; cut <= len(lines); cut++ {
+		r := New(opt)
+		foldAll(t, r, lines[:cut])
+		foldAll(t, r, lines[from:])
+		require.Equal(t, wantSnap, string(r.Snapshot()), "cut at %d", cut)
+	}
+}
+
+// TestArgsValidationAmend: arguments an amendment replaces are judged
+// again, while they stream and once complete.
+func TestArgsValidationAmend(t *testing.T) {
+	r := New(Options{Tools: parseJSON(t, "["+weatherTool+"]")})
+	lines := []string{
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"get_weather"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"unit\":\"kelvin\","}`,
+		amendPrefix + `{"toolCallId":"c1","argsText":"{\"city\":\"Oslo\","}`,
+	}
+	foldLines(t, r, lines)
+	tc := tool(snapshotOf(t, r), 0)
+	assert.Equal(t, "streaming", tc["argsStatus"])
+	assert.Nil(t, tc["argsErrors"])
+	assert.Equal(t, map[string]any{"city": "Oslo"}, tc["safeArgs"])
+	foldLines(t, r, []string{
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"days\":99}"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+		amendPrefix + `{"toolCallId":"c1","argsText":"{\"city\":\"Oslo\"}"}`,
+	})
+	tc = tool(snapshotOf(t, r), 0)
+	assert.Equal(t, "valid", tc["argsStatus"])
+	assert.Nil(t, tc["argsErrors"])
 }

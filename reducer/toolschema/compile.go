@@ -1,7 +1,6 @@
 package toolschema
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -28,7 +27,24 @@ type limit struct {
 	set bool
 	d   decimal
 	src jsontree.Number
+	_   [0]func() // not comparable: no equality function in the module
 }
+
+// The numeric keywords, in the order of node.lim.
+var limitKeywords = [...]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+
+const limMultipleOf = 4
+
+// The counting keywords, in the order of node.cnt: a string's length in
+// code points, an array's items.
+var countKeywords = [...]string{"minLength", "maxLength", "minItems", "maxItems"}
+
+const (
+	cntMinLength = iota
+	cntMaxLength
+	cntMinItems
+	cntMaxItems
+)
 
 // patternProp is one patternProperties entry.
 type patternProp struct {
@@ -38,7 +54,7 @@ type patternProp struct {
 
 // node is one compiled schema object (or boolean schema).
 type node struct {
-	never bool // the schema false (or a "not": {} of it)
+	never bool // the schema false
 
 	types    typeSet // 0: any type
 	hasEnum  bool
@@ -46,32 +62,27 @@ type node struct {
 	hasConst bool
 	cnst     jsontree.Value
 
-	min, max, exMin, exMax, mult limit
+	lim [len(limitKeywords)]limit
+	cnt [len(countKeywords)]int // -1: none
 
-	minLen, maxLen int // -1: none
-	pat            *pattern
-	patSrc         string
+	pat    *pattern
+	patSrc string
+	unique bool
+	prefix []*node
+	items  *node
 
-	minItems, maxItems int // -1: none
-	unique             bool
-	prefix             []*node
-	items              *node
-
-	minProps, maxProps int // -1: none
-	required           []string
-	props              map[string]*node
-	patProps           []patternProp
-	patUnknown         bool // a patternProperties pattern outside the subset: additionalProperties is not judged
-	addl               *node
+	required   []string
+	props      map[string]*node
+	patProps   []patternProp
+	patUnknown bool // a patternProperties pattern outside the subset: additionalProperties is not judged
+	addl       *node
 
 	allOf, anyOf, oneOf []*node
 	not                 *node
 	ref                 *node
 
-	partial   bool    // a keyword of this node is not checked
-	uncertain bool    // partial, or a subschema is: a match may be a false one
 	branching bool    // anyOf, oneOf or not: judged on the complete value
-	flat      []*node // this node, then what $ref and allOf add, expanded
+	flat      []*node // this node, then what $ref and allOf add, expanded (flatten)
 }
 
 // Schema is a compiled tool parameters schema.
@@ -80,24 +91,26 @@ type Schema struct {
 	unchecked []string
 }
 
+// partial reports whether a keyword is not checked somewhere: a value that
+// matches a subschema may then not really match it, so not and oneOf's
+// "more than one" do not count on matches.
+func (s *Schema) partial() bool { return len(s.unchecked) > 0 }
+
 // Unchecked returns the keywords the schema uses that are not checked
-// (sorted, each once): a value is never found invalid because of them.
+// (each once, in the order the schema first uses them): a value is never
+// found invalid because of them.
 func (s *Schema) Unchecked() []string { return s.unchecked }
 
 // notChecked lists the assertion and applicator keywords of draft 2020-12
 // this package does not implement. Any other unknown keyword is an
 // annotation, as the specification says, and is ignored silently.
-var notChecked = map[string]bool{
-	"contains": true, "minContains": true, "maxContains": true, "propertyNames": true,
-	"dependentRequired": true, "dependentSchemas": true, "dependencies": true,
-	"if": true, "then": true, "else": true, "unevaluatedItems": true, "unevaluatedProperties": true,
-	"$dynamicRef": true, "$recursiveRef": true, "additionalItems": true, "contentSchema": true,
-}
+const notChecked = " minProperties maxProperties contains minContains maxContains propertyNames dependentRequired dependentSchemas dependencies" +
+	" if then else unevaluatedItems unevaluatedProperties $dynamicRef $recursiveRef additionalItems contentSchema "
 
 type compiler struct {
 	root      jsontree.Value
 	refs      map[string]*node
-	unchecked map[string]bool
+	unchecked []string
 	depth     int
 	all       []*node
 }
@@ -112,29 +125,33 @@ func Compile(schema jsontree.Value) (*Schema, error) {
 	default:
 		return nil, &Error{Keyword: "schema", Message: "a schema must be an object or a boolean"}
 	}
-	c := &compiler{root: schema, refs: map[string]*node{}, unchecked: map[string]bool{}}
-	root := c.node(schema)
-	flatten(root)
-	for _, n := range c.refs {
-		flatten(n)
+	c := &compiler{root: schema, refs: map[string]*node{}}
+	s := &Schema{root: c.node(schema)}
+	for _, n := range c.all {
+		n.flatList() // now: a compiled Schema is only read
 	}
-	uncertainty(c.all)
-	s := &Schema{root: root}
-	for k := range c.unchecked {
-		s.unchecked = append(s.unchecked, k)
-	}
-	sort.Strings(s.unchecked)
+	s.unchecked = c.unchecked
 	return s, nil
 }
 
-// skip records that n does not check keyword kw.
-func (c *compiler) skip(n *node, kw string) {
-	c.unchecked[kw] = true
-	n.partial = true
+// skip records that keyword kw is not checked.
+//
+// (Small functions called from many places are kept out of line here and
+// in the checker: inlined, they cost the WebAssembly module kilobytes.)
+//
+//go:noinline
+func (c *compiler) skip(_ *node, kw string) {
+	if indexOf(c.unchecked, kw) < 0 {
+		c.unchecked = append(c.unchecked, kw)
+	}
 }
 
+//go:noinline
 func (c *compiler) newNode() *node {
-	n := &node{minLen: -1, maxLen: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1}
+	n := &node{}
+	for i := range n.cnt {
+		n.cnt[i] = -1
+	}
 	c.all = append(c.all, n)
 	return n
 }
@@ -157,133 +174,105 @@ func (c *compiler) node(v jsontree.Value) *node {
 	return n
 }
 
-func (c *compiler) list(n *node, v jsontree.Value, kw string) []*node {
-	a, _ := v.(*jsontree.Array)
-	if a == nil {
-		c.skip(n, kw)
-		return nil
-	}
-	out := make([]*node, 0, len(a.Elems))
-	for _, e := range a.Elems {
-		out = append(out, c.node(e))
-	}
-	return out
-}
+// The keywords object handles by index (a loop of comparisons is much
+// smaller in the WebAssembly module than a switch on strings), then
+// limitKeywords and countKeywords.
+var keywords = [...]string{"type", "nullable", "enum", "const", "pattern", "uniqueItems", "required",
+	"properties", "patternProperties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf",
+	"oneOf", "not", "$ref"}
 
 func (c *compiler) object(n *node, s *jsontree.Object) {
 	nullable := false
 	for i := 0; i < s.Len(); i++ {
 		k, v := s.KeyAt(i), s.ValueAt(i)
-		switch k {
-		case "type":
+		arr, _ := v.(*jsontree.Array)
+		obj, _ := v.(*jsontree.Object)
+		kw := indexOf(keywords[:], k)
+		switch kw {
+		case 0:
 			n.types = c.types(n, v)
-		case "nullable":
+		case 1:
 			nullable = v == true
-		case "enum":
-			if a, ok := v.(*jsontree.Array); ok {
-				n.hasEnum, n.enum = true, a.Elems
-			} else {
-				c.skip(n, k)
-			}
-		case "const":
-			n.hasConst, n.cnst = true, v
-		case "minimum":
-			n.min = c.limit(n, v, k)
-		case "maximum":
-			n.max = c.limit(n, v, k)
-		case "exclusiveMinimum":
-			n.exMin = c.limit(n, v, k)
-		case "exclusiveMaximum":
-			n.exMax = c.limit(n, v, k)
-		case "multipleOf":
-			n.mult = c.limit(n, v, k)
-			if n.mult.set && n.mult.d.sign() <= 0 {
-				n.mult.set = false
-				c.skip(n, k)
-			}
-		case "minLength":
-			n.minLen = c.count(n, v, k)
-		case "maxLength":
-			n.maxLen = c.count(n, v, k)
-		case "pattern":
-			src, _ := v.(string)
-			if p, ok := compilePattern(src); ok {
-				n.pat, n.patSrc = p, src
-			} else {
-				c.skip(n, k)
-			}
-		case "minItems":
-			n.minItems = c.count(n, v, k)
-		case "maxItems":
-			n.maxItems = c.count(n, v, k)
-		case "uniqueItems":
-			n.unique = v == true
-		case "minProperties":
-			n.minProps = c.count(n, v, k)
-		case "maxProperties":
-			n.maxProps = c.count(n, v, k)
-		case "required":
-			a, _ := v.(*jsontree.Array)
-			if a == nil {
+		case 2:
+			if arr == nil {
 				c.skip(n, k)
 				break
 			}
-			for _, e := range a.Elems {
+			n.hasEnum, n.enum = true, arr.Elems
+		case 3:
+			n.hasConst, n.cnst = true, v
+		case 4:
+			src, _ := v.(string)
+			if n.pat = compilePattern(src); n.pat == nil {
+				c.skip(n, k)
+			}
+			n.patSrc = src
+		case 5:
+			n.unique = v == true
+		case 6:
+			if arr == nil {
+				c.skip(n, k)
+				break
+			}
+			for _, e := range arr.Elems {
 				if s, ok := e.(string); ok {
 					n.required = append(n.required, s)
 				}
 			}
-		case "properties":
-			o, _ := v.(*jsontree.Object)
-			if o == nil {
+		case 7, 8:
+			if obj == nil {
 				c.skip(n, k)
 				break
 			}
-			n.props = make(map[string]*node, o.Len())
-			for j := 0; j < o.Len(); j++ {
-				n.props[o.KeyAt(j)] = c.node(o.ValueAt(j))
+			if kw == 7 {
+				n.props = make(map[string]*node, obj.Len())
 			}
-		case "patternProperties":
-			o, _ := v.(*jsontree.Object)
-			if o == nil {
-				c.skip(n, k)
-				break
-			}
-			for j := 0; j < o.Len(); j++ {
-				p, ok := compilePattern(o.KeyAt(j))
-				if !ok {
+			for j := 0; j < obj.Len(); j++ {
+				kid := c.node(obj.ValueAt(j))
+				if kw == 7 {
+					n.props[obj.KeyAt(j)] = kid
+				} else if p := compilePattern(obj.KeyAt(j)); p != nil {
+					n.patProps = append(n.patProps, patternProp{pat: p, n: kid})
+				} else {
 					c.skip(n, k)
 					n.patUnknown = true
-					continue
 				}
-				n.patProps = append(n.patProps, patternProp{pat: p, n: c.node(o.ValueAt(j))})
 			}
-		case "additionalProperties":
+		case 9:
 			n.addl = c.node(v)
-		case "items":
-			if _, ok := v.(*jsontree.Array); ok {
-				c.skip(n, "items") // the tuple form of earlier drafts
+		case 10:
+			if arr != nil {
+				c.skip(n, k) // the tuple form of earlier drafts
 				break
 			}
 			n.items = c.node(v)
-		case "prefixItems":
-			n.prefix = c.list(n, v, k)
-		case "allOf":
-			n.allOf = c.list(n, v, k)
-		case "anyOf":
-			n.anyOf = c.list(n, v, k)
-		case "oneOf":
-			n.oneOf = c.list(n, v, k)
-		case "not":
+		case 11, 12, 13, 14:
+			if arr == nil {
+				c.skip(n, k)
+				break
+			}
+			list := make([]*node, 0, len(arr.Elems))
+			for _, e := range arr.Elems {
+				list = append(list, c.node(e))
+			}
+			*[...]*[]*node{&n.prefix, &n.allOf, &n.anyOf, &n.oneOf}[kw-11] = list
+		case 15:
 			n.not = c.node(v)
-		case "$ref":
+		case 16:
 			ref, _ := v.(string)
 			n.ref = c.ref(ref)
-			if n.ref == nil {
-				n.partial = true
-			}
 		default:
-			if notChecked[k] {
+			if i := indexOf(limitKeywords[:], k); i >= 0 {
+				num, ok := v.(jsontree.Number)
+				d := parseDecimal(num)
+				if !ok || i == limMultipleOf && d.sign() <= 0 {
+					c.skip(n, k)
+					break
+				}
+				n.lim[i] = limit{set: true, d: d, src: num}
+			} else if i := indexOf(countKeywords[:], k); i >= 0 {
+				n.cnt[i] = c.count(n, v, k)
+			} else if strings.Contains(notChecked, " "+k+" ") {
 				c.skip(n, k)
 			}
 		}
@@ -295,6 +284,16 @@ func (c *compiler) object(n *node, s *jsontree.Object) {
 	if n.patUnknown {
 		n.addl = nil
 	}
+}
+
+//go:noinline
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
 }
 
 func (c *compiler) types(n *node, v jsontree.Value) typeSet {
@@ -330,15 +329,6 @@ func (c *compiler) types(n *node, v jsontree.Value) typeSet {
 	return set
 }
 
-func (c *compiler) limit(n *node, v jsontree.Value, kw string) limit {
-	num, ok := v.(jsontree.Number)
-	if !ok {
-		c.skip(n, kw)
-		return limit{}
-	}
-	return limit{set: true, d: parseDecimal(num), src: num}
-}
-
 // count reads a non-negative integer keyword; -1 when absent or bad.
 func (c *compiler) count(n *node, v jsontree.Value, kw string) int {
 	num, ok := v.(jsontree.Number)
@@ -365,7 +355,7 @@ func (c *compiler) ref(ref string) *node {
 	}
 	target, ok := c.resolve(ref)
 	if !ok {
-		c.unchecked["$ref"] = true
+		c.skip(nil, "$ref")
 		return nil
 	}
 	n := c.newNode()
@@ -378,34 +368,27 @@ func (c *compiler) resolve(ref string) (jsontree.Value, bool) {
 	if ref == "#" {
 		return c.root, true
 	}
-	if !strings.HasPrefix(ref, "#/") {
-		return nil, false
+	if !strings.HasPrefix(ref, "#/") || strings.Contains(ref, "%") {
+		return nil, false // (percent-encoded pointers are not resolved)
 	}
 	cur := c.root
-	for _, tok := range strings.Split(ref[2:], "/") {
-		tok = unescapePointer(percentDecode(tok))
-		switch v := cur.(type) {
-		case *jsontree.Object:
-			next, ok := v.Get(tok)
-			if !ok {
-				return nil, false
-			}
-			cur = next
-		case *jsontree.Array:
-			i := 0
-			for _, ch := range []byte(tok) {
-				if ch < '0' || ch > '9' || i > 1e6 {
-					return nil, false
-				}
-				i = i*10 + int(ch-'0')
-			}
-			if tok == "" || i >= len(v.Elems) {
-				return nil, false
-			}
-			cur = v.Elems[i]
-		default:
+	for rest := ref[1:]; rest != ""; {
+		rest = rest[1:]
+		tok := rest
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			tok, rest = rest[:j], rest[j:]
+		} else {
+			rest = ""
+		}
+		o, _ := cur.(*jsontree.Object)
+		if o == nil {
+			return nil, false // (pointers into arrays are not resolved)
+		}
+		next, ok := o.Get(unescapePointer(tok))
+		if !ok {
 			return nil, false
 		}
+		cur = next
 	}
 	switch cur.(type) {
 	case *jsontree.Object, bool:
@@ -414,6 +397,7 @@ func (c *compiler) resolve(ref string) (jsontree.Value, bool) {
 	return nil, false
 }
 
+//go:noinline
 func unescapePointer(s string) string {
 	if !strings.Contains(s, "~") {
 		return s
@@ -421,87 +405,29 @@ func unescapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
 }
 
-func percentDecode(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
+// flatList computes n.flat: the nodes that apply to a value n applies
+// to: n, then what its $ref and allOf bring, in order, each once.
+func (n *node) flatList() []*node {
+	if n.flat != nil {
+		return n.flat
 	}
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && hexVal(s[i+1]) >= 0 && hexVal(s[i+2]) >= 0 {
-			b = append(b, byte(hexVal(s[i+1])<<4|hexVal(s[i+2])))
-			i += 2
-			continue
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
-}
-
-// flatten computes n.flat: n, then the nodes its $ref and allOf bring, in
-// order, each once. The nodes in flat all apply to the same value.
-func flatten(n *node) {
-	if n == nil || n.flat != nil {
-		return
-	}
-	seen := map[*node]bool{}
 	var out []*node
 	var walk func(m *node)
 	walk = func(m *node) {
-		if m == nil || seen[m] {
-			return
+		for _, x := range out {
+			if x == m {
+				return
+			}
 		}
-		seen[m] = true
 		out = append(out, m)
-		walk(m.ref)
+		if m.ref != nil {
+			walk(m.ref)
+		}
 		for _, a := range m.allOf {
 			walk(a)
 		}
 	}
 	walk(n)
 	n.flat = out
-	for _, m := range out {
-		for _, kid := range m.kids() {
-			flatten(kid)
-		}
-	}
-}
-
-// kids returns the subschemas of n that apply to other values or branches.
-func (n *node) kids() []*node {
-	var out []*node
-	for _, p := range n.props {
-		out = append(out, p)
-	}
-	for _, p := range n.patProps {
-		out = append(out, p.n)
-	}
-	out = append(out, n.addl, n.items, n.not, n.ref)
-	out = append(out, n.prefix...)
-	out = append(out, n.allOf...)
-	out = append(out, n.anyOf...)
-	out = append(out, n.oneOf...)
 	return out
-}
-
-// uncertainty marks the nodes under which a keyword is not checked: a
-// value that matches them may not really match, so "not" and oneOf's
-// "more than one" do not count on such a match.
-func uncertainty(all []*node) {
-	for _, n := range all {
-		n.uncertain = n.partial
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, n := range all {
-			if n.uncertain {
-				continue
-			}
-			for _, k := range n.kids() {
-				if k != nil && k.uncertain {
-					n.uncertain, changed = true, true
-					break
-				}
-			}
-		}
-	}
 }

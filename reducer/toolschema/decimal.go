@@ -1,10 +1,6 @@
 package toolschema
 
-import (
-	"math/bits"
-
-	"github.com/agui-reducer/agui/reducer/jsontree"
-)
+import "github.com/agui-reducer/agui/reducer/jsontree"
 
 // decimal is a JSON number read exactly: (-1)^neg × 0.digits × 10^point,
 // digits without leading or trailing zeros (empty for zero). Schema limits
@@ -14,6 +10,7 @@ type decimal struct {
 	neg    bool
 	digits string
 	point  int
+	_      [0]func() // not comparable: no equality function in the module
 }
 
 // parseDecimal reads the text of a valid JSON number.
@@ -77,7 +74,7 @@ func (d decimal) integer() bool { return len(d.digits) <= d.point || d.zero() }
 // cmp compares a and b: -1, 0 or +1.
 func (a decimal) cmp(b decimal) int {
 	if a.zero() || b.zero() || a.neg != b.neg {
-		return a.sign() - b.sign()
+		return max(-1, min(1, a.sign()-b.sign()))
 	}
 	m := a.cmpAbs(b)
 	if a.neg {
@@ -122,9 +119,9 @@ func (a decimal) cmpAbs(b decimal) int {
 }
 
 // mantissa returns d's digits as an integer m and its exponent e (d = ±m ×
-// 10^e, m not divisible by 10); ok is false past 19 digits.
+// 10^e, m not divisible by 10); ok is false past 18 digits.
 func (d decimal) mantissa() (m uint64, e int, ok bool) {
-	if len(d.digits) > 19 {
+	if len(d.digits) > 18 {
 		return 0, 0, false
 	}
 	for i := 0; i < len(d.digits); i++ {
@@ -155,8 +152,7 @@ func multipleOf(x, m decimal) (yes, known bool) {
 	}
 	r := a % b
 	for k := e1 - e2; k > 0 && r != 0; k-- {
-		hi, lo := bits.Mul64(r, 10)
-		r = bits.Rem64(hi, lo, b)
+		r = r * 10 % b // r < b < 10^18: no overflow
 	}
 	return r == 0, true
 }

@@ -107,7 +107,7 @@ func (g *generator) value(n *node, depth int) jsontree.Value {
 		if g.r.IntN(2) == 0 {
 			return g.integer(p)
 		}
-		if p.mult.set {
+		if p.lim[limMultipleOf].set {
 			return jsontree.Number(strconv.Itoa(g.r.IntN(21)*5/100) + "." + strconv.Itoa(10 + g.r.IntN(18)*5)[1:])
 		}
 		return jsontree.Number(strconv.FormatFloat(g.r.Float64()*2, 'g', -1, 64))
@@ -127,15 +127,15 @@ func (g *generator) value(n *node, depth int) jsontree.Value {
 			return samples[g.r.IntN(len(samples))]
 		}
 		n := g.r.IntN(8)
-		if p.maxLen >= 0 && g.r.IntN(3) > 0 {
-			n = g.r.IntN(p.maxLen + 2)
+		if p.cnt[cntMaxLength] >= 0 && g.r.IntN(3) > 0 {
+			n = g.r.IntN(p.cnt[cntMaxLength] + 2)
 		}
 		return strings.Repeat("ab\"\\é", n)[:n]
 	case tArray:
 		var a jsontree.Array
 		n := g.r.IntN(4)
-		if p.maxItems >= 0 && g.r.IntN(3) == 0 {
-			n = p.maxItems + g.r.IntN(2)
+		if p.cnt[cntMaxItems] >= 0 && g.r.IntN(3) == 0 {
+			n = p.cnt[cntMaxItems] + g.r.IntN(2)
 		}
 		for i := range n {
 			if kid := p.item(i); kid != nil {
@@ -180,16 +180,16 @@ func (g *generator) value(n *node, depth int) jsontree.Value {
 
 func (g *generator) integer(p *node) jsontree.Value {
 	lo, hi := -5, 30
-	if p.min.set {
-		if m, e, ok := p.min.d.mantissa(); ok && e == 0 && m < 1000 {
+	if p.lim[0].set {
+		if m, e, ok := p.lim[0].d.mantissa(); ok && e == 0 && m < 1000 {
 			lo = int(m) - 2
-			if p.min.d.neg {
+			if p.lim[0].d.neg {
 				lo = -int(m) - 2
 			}
 		}
 	}
-	if p.max.set {
-		if m, e, ok := p.max.d.mantissa(); ok && e >= 0 && e < 4 {
+	if p.lim[1].set {
+		if m, e, ok := p.lim[1].d.mantissa(); ok && e >= 0 && e < 4 {
 			for ; e > 0; e-- {
 				m *= 10
 			}
@@ -200,8 +200,8 @@ func (g *generator) integer(p *node) jsontree.Value {
 		hi = lo + 10
 	}
 	v := lo + g.r.IntN(hi-lo+1)
-	if p.mult.set && g.r.IntN(4) > 0 {
-		if m, e, ok := p.mult.d.mantissa(); ok && e == 0 && m > 0 {
+	if p.lim[limMultipleOf].set && g.r.IntN(4) > 0 {
+		if m, e, ok := p.lim[limMultipleOf].d.mantissa(); ok && e == 0 && m > 0 {
 			v -= v % int(m)
 		}
 	}

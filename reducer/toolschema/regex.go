@@ -1,3 +1,5 @@
+//go:build !js
+
 package toolschema
 
 import "unicode/utf8"
@@ -73,14 +75,14 @@ type rparser struct {
 	bad bool
 }
 
-// compilePattern compiles src; ok is false for syntax outside the subset.
-func compilePattern(src string) (*pattern, bool) {
+// compilePattern compiles src; nil for syntax outside the subset.
+func compilePattern(src string) *pattern {
 	p := &rparser{s: src}
 	n := p.alt(0)
 	if p.bad || p.i != len(p.s) {
-		return nil, false
+		return nil
 	}
-	return &pattern{root: n}, true
+	return &pattern{root: n}
 }
 
 func (p *rparser) peek() rune {

@@ -26,12 +26,13 @@ type sframe struct {
 	n        int    // array: items started so far
 	isArray  bool
 	isObject bool
+	_        [0]func() // not comparable: no equality function in the module
 }
 
 // Stream returns a validator for one streamed value. max > 0 bounds the
 // errors it keeps (Dropped counts the rest).
 func (s *Schema) Stream(max int) *Stream {
-	return &Stream{s: s, c: checker{max: max}}
+	return &Stream{s: s, c: checker{max: max, partial: s.partial()}}
 }
 
 // Errors returns the errors found so far, in the order found. The slice
@@ -92,45 +93,22 @@ func (st *Stream) memberSchemas(top *sframe, path string) {
 			if p.branching {
 				continue // judged whole at the end
 			}
-			matched := false
-			if kid, ok := p.props[key]; ok {
-				matched = true
-				st.ents = append(st.ents, kid)
-			}
-			for _, pp := range p.patProps {
-				ok, known := pp.pat.match(key)
-				if ok && known {
-					st.ents = append(st.ents, pp.n)
-				}
-				matched = matched || ok || !known
-			}
-			if !matched && p.addl != nil {
-				if p.addl.never {
-					st.c.path = append(st.c.path[:0], path...)
-					st.c.fail("additionalProperties", "property "+strconv.Quote(key)+" is not allowed")
-					continue
-				}
-				st.ents = append(st.ents, p.addl)
+			var forbidden bool
+			if st.ents, forbidden = p.memberNodes(st.ents, key); forbidden {
+				st.c.path = append(st.c.path[:0], path...)
+				st.c.fail("additionalProperties", "property "+strconv.Quote(key)+" is not allowed")
 			}
 		}
 	}
 }
 
-// itemSchemas pushes the subschemas of the next item of the array top,
-// and reports the array once if the item is past maxItems.
+// itemSchemas pushes the subschemas of the next item of the array top.
 func (st *Stream) itemSchemas(top *sframe) {
 	i := top.n
 	top.n++
 	for _, n := range st.ents[top.start:top.end] {
 		for _, p := range n.flat {
-			if p.branching {
-				continue
-			}
-			if p.maxItems >= 0 && i == p.maxItems && !p.never {
-				st.c.path = append(st.c.path[:0], top.path...)
-				st.c.fail("maxItems", "must have at most "+strconv.Itoa(p.maxItems)+" items")
-			}
-			if kid := p.item(i); kid != nil {
+			if kid := p.item(i); kid != nil && !p.branching {
 				st.ents = append(st.ents, kid)
 			}
 		}
@@ -150,9 +128,8 @@ func (st *Stream) end(v jsontree.Value) {
 			if p.branching {
 				st.c.whole(p, v)
 			} else {
-				// Its members were judged as they came, maxItems when
-				// the first item too many started.
-				st.c.local(p, v, true)
+				// Its members were judged as they came.
+				st.c.local(p, v)
 			}
 		}
 	}
@@ -160,6 +137,8 @@ func (st *Stream) end(v jsontree.Value) {
 }
 
 // lastToken returns the unescaped last token of a JSON Pointer.
+//
+//go:noinline
 func lastToken(path string) string {
 	k := path[strings.LastIndexByte(path, '/')+1:]
 	if strings.IndexByte(k, '~') >= 0 {

@@ -33,16 +33,18 @@ const maxBranchDepth = 64
 
 // checker walks a value against schema nodes and collects errors.
 type checker struct {
-	path  []byte // JSON Pointer of the value being checked
-	errs  []Error
-	max   int  // errors kept (more are counted in dropped)
-	first bool // stop at the first error (branch trials)
-	found bool // an error was found (first mode)
-	depth int
+	partial bool   // the schema has unchecked keywords (Schema.partial)
+	path    []byte // JSON Pointer of the value being checked
+	errs    []Error
+	max     int  // errors kept (more are counted in dropped)
+	first   bool // stop at the first error (branch trials)
+	found   bool // an error was found (first mode)
+	depth   int
 	// dropped counts errors past max.
 	dropped int
 }
 
+//go:noinline
 func (c *checker) fail(kw, msg string) {
 	c.found = true
 	if c.first {
@@ -60,19 +62,21 @@ func (c *checker) stop() bool { return c.first && c.found }
 // Validate checks a complete value and returns its errors (nil if it is
 // valid), at most max of them when max > 0.
 func (s *Schema) Validate(v jsontree.Value, max int) []Error {
-	c := &checker{max: max}
+	c := &checker{max: max, partial: s.partial()}
 	c.value(s.root, v)
 	return c.errs
 }
 
 // Valid reports whether v is valid.
 func (s *Schema) Valid(v jsontree.Value) bool {
-	c := &checker{first: true}
+	c := &checker{first: true, partial: s.partial()}
 	c.value(s.root, v)
 	return !c.found
 }
 
 // value checks v against n: n and everything its $ref and allOf bring.
+//
+//go:noinline
 func (c *checker) value(n *node, v jsontree.Value) {
 	for _, p := range n.flat {
 		c.whole(p, v)
@@ -85,7 +89,7 @@ func (c *checker) value(n *node, v jsontree.Value) {
 // whole checks v against one flattened node: its own keywords, its
 // members' subschemas and its branches.
 func (c *checker) whole(p *node, v jsontree.Value) {
-	c.local(p, v, false)
+	c.local(p, v)
 	if c.stop() {
 		return
 	}
@@ -96,16 +100,15 @@ func (c *checker) whole(p *node, v jsontree.Value) {
 	c.branches(p, v)
 }
 
-// local checks the keywords of p that judge v itself. streamed leaves out
-// what a Stream reported while the value arrived (maxItems).
-func (c *checker) local(p *node, v jsontree.Value, streamed bool) {
+// local checks the keywords of p that judge v itself.
+func (c *checker) local(p *node, v jsontree.Value) {
 	if p.never {
 		c.fail("false", "no value is allowed here")
 		return
 	}
 	t := typeOf(v)
 	if p.types != 0 && p.types&t == 0 {
-		c.fail("type", "must be "+typeList(p.types)+", not "+typeName(t))
+		c.fail("type", "must be of type "+typeList(p.types))
 	}
 	if p.hasConst && !equal(v, p.cnst) {
 		c.fail("const", "must be "+show(p.cnst))
@@ -126,14 +129,8 @@ func (c *checker) local(p *node, v jsontree.Value, streamed bool) {
 	case jsontree.Number:
 		c.number(p, parseDecimal(x))
 	case string:
-		if p.minLen >= 0 || p.maxLen >= 0 {
-			n := utf8.RuneCountInString(x)
-			if p.minLen >= 0 && n < p.minLen {
-				c.fail("minLength", "must be at least "+strconv.Itoa(p.minLen)+" characters long")
-			}
-			if p.maxLen >= 0 && n > p.maxLen {
-				c.fail("maxLength", "must be at most "+strconv.Itoa(p.maxLen)+" characters long")
-			}
+		if p.cnt[cntMinLength] >= 0 || p.cnt[cntMaxLength] >= 0 {
+			c.count(p, cntMinLength, utf8.RuneCountInString(x), " characters")
 		}
 		if p.pat != nil {
 			if ok, known := p.pat.match(x); known && !ok {
@@ -141,26 +138,13 @@ func (c *checker) local(p *node, v jsontree.Value, streamed bool) {
 			}
 		}
 	case *jsontree.Array:
-		n := len(x.Elems)
-		if p.minItems >= 0 && n < p.minItems {
-			c.fail("minItems", "must have at least "+strconv.Itoa(p.minItems)+" items")
-		}
-		if !streamed && p.maxItems >= 0 && n > p.maxItems {
-			c.fail("maxItems", "must have at most "+strconv.Itoa(p.maxItems)+" items")
-		}
+		c.count(p, cntMinItems, len(x.Elems), " items")
 		if p.unique {
 			if i, j, dup := duplicate(x.Elems); dup {
 				c.fail("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
 			}
 		}
 	case *jsontree.Object:
-		n := x.Len()
-		if p.minProps >= 0 && n < p.minProps {
-			c.fail("minProperties", "must have at least "+strconv.Itoa(p.minProps)+" properties")
-		}
-		if p.maxProps >= 0 && n > p.maxProps {
-			c.fail("maxProperties", "must have at most "+strconv.Itoa(p.maxProps)+" properties")
-		}
 		for _, k := range p.required {
 			if _, ok := x.Get(k); !ok {
 				c.fail("required", "missing required property "+strconv.Quote(k))
@@ -169,22 +153,33 @@ func (c *checker) local(p *node, v jsontree.Value, streamed bool) {
 	}
 }
 
+// count checks n against the bounds p.cnt[i] (a minimum) and p.cnt[i+1]
+// (a maximum); what names the unit.
+func (c *checker) count(p *node, i, n int, what string) {
+	if lo := p.cnt[i]; lo >= 0 && n < lo {
+		c.fail(countKeywords[i], "must have at least "+strconv.Itoa(lo)+what)
+	}
+	if hi := p.cnt[i+1]; hi >= 0 && n > hi {
+		c.fail(countKeywords[i+1], "must have at most "+strconv.Itoa(hi)+what)
+	}
+}
+
+// The messages of the numeric keywords (limitKeywords' order) and the
+// comparisons with the bound that break them.
+var limitMessages = [...]string{"must be at least ", "must be at most ", "must be greater than ", "must be less than "}
+var limitBreaks = [...][2]int{{-1, -1}, {1, 1}, {-1, 0}, {1, 0}}
+
 func (c *checker) number(p *node, d decimal) {
-	if p.min.set && d.cmp(p.min.d) < 0 {
-		c.fail("minimum", "must be at least "+string(p.min.src))
+	for i, l := range p.lim[:limMultipleOf] {
+		if l.set {
+			if k := d.cmp(l.d); k == limitBreaks[i][0] || k == limitBreaks[i][1] {
+				c.fail(limitKeywords[i], limitMessages[i]+string(l.src))
+			}
+		}
 	}
-	if p.max.set && d.cmp(p.max.d) > 0 {
-		c.fail("maximum", "must be at most "+string(p.max.src))
-	}
-	if p.exMin.set && d.cmp(p.exMin.d) <= 0 {
-		c.fail("exclusiveMinimum", "must be greater than "+string(p.exMin.src))
-	}
-	if p.exMax.set && d.cmp(p.exMax.d) >= 0 {
-		c.fail("exclusiveMaximum", "must be less than "+string(p.exMax.src))
-	}
-	if p.mult.set {
-		if yes, known := multipleOf(d, p.mult.d); known && !yes {
-			c.fail("multipleOf", "must be a multiple of "+string(p.mult.src))
+	if m := &p.lim[limMultipleOf]; m.set {
+		if yes, known := multipleOf(d, m.d); known && !yes {
+			c.fail("multipleOf", "must be a multiple of "+string(m.src))
 		}
 	}
 }
@@ -217,29 +212,39 @@ func (c *checker) members(p *node, v jsontree.Value) {
 
 // member checks the member k (at c.path) against what p gives it.
 func (c *checker) member(p *node, k string, v jsontree.Value) {
-	matched := false
-	if kid, ok := p.props[k]; ok {
-		matched = true
+	var buf [4]*node
+	kids, forbidden := p.memberNodes(buf[:0], k)
+	if forbidden {
+		c.fail("additionalProperties", "property "+strconv.Quote(k)+" is not allowed")
+	}
+	for _, kid := range kids {
 		c.value(kid, v)
 	}
+}
+
+// memberNodes appends to dst the subschemas p gives its member key:
+// properties, patternProperties, else additionalProperties; forbidden
+// when additionalProperties is false and nothing else takes the key.
+func (p *node) memberNodes(dst []*node, key string) (_ []*node, forbidden bool) {
+	matched := false
+	if kid, ok := p.props[key]; ok {
+		matched = true
+		dst = append(dst, kid)
+	}
 	for _, pp := range p.patProps {
-		ok, known := pp.pat.match(k)
-		if !known {
-			matched = true // cannot tell: not "additional"
-			continue
+		ok, known := pp.pat.match(key)
+		if ok && known {
+			dst = append(dst, pp.n)
 		}
-		if ok {
-			matched = true
-			c.value(pp.n, v)
-		}
+		matched = matched || ok || !known // a key it cannot judge is not "additional"
 	}
-	if !matched && p.addl != nil {
-		if p.addl.never {
-			c.fail("additionalProperties", "property "+strconv.Quote(k)+" is not allowed")
-			return
-		}
-		c.value(p.addl, v)
+	if matched || p.addl == nil {
+		return dst, false
 	}
+	if p.addl.never {
+		return dst, true
+	}
+	return append(dst, p.addl), false
 }
 
 // item returns the subschema of array item i, or nil.
@@ -278,7 +283,7 @@ func (c *checker) branches(p *node, v jsontree.Value) {
 			if !c.trial(b, v) {
 				continue
 			}
-			if b.uncertain {
+			if c.partial {
 				maybe = true // matches, perhaps: neither "none" nor "two" is sure
 				continue
 			}
@@ -293,14 +298,16 @@ func (c *checker) branches(p *node, v jsontree.Value) {
 			c.fail("oneOf", "must match exactly one of "+strconv.Itoa(len(p.oneOf))+" schemas, matches none")
 		}
 	}
-	if p.not != nil && !p.not.uncertain && c.trial(p.not, v) {
+	if p.not != nil && !c.partial && c.trial(p.not, v) {
 		c.fail("not", "must not match the schema in not")
 	}
 }
 
 // trial reports whether v is valid against n, reporting nothing.
+//
+//go:noinline
 func (c *checker) trial(n *node, v jsontree.Value) bool {
-	t := checker{first: true, depth: c.depth}
+	t := checker{first: true, depth: c.depth, partial: c.partial}
 	t.value(n, v)
 	return !t.found
 }
@@ -326,18 +333,6 @@ func typeOf(v jsontree.Value) typeSet {
 	return 0
 }
 
-func typeName(t typeSet) string {
-	if t&tInteger != 0 {
-		return "integer"
-	}
-	for i, name := range typeNames {
-		if t&(1<<i) != 0 {
-			return name
-		}
-	}
-	return "unknown"
-}
-
 func typeList(t typeSet) string {
 	if t&tNumber != 0 {
 		t &^= tInteger
@@ -345,13 +340,10 @@ func typeList(t typeSet) string {
 	s := ""
 	for i, name := range typeNames {
 		if t&(1<<i) != 0 {
-			if s != "" {
-				s += " or "
-			}
-			s += name
+			s += " or " + name
 		}
 	}
-	return s
+	return s[4:]
 }
 
 // show renders a schema value in a message: a string as its text, anything
@@ -381,42 +373,8 @@ func showList(vs []jsontree.Value) string {
 	return s
 }
 
-// equal is JSON equality with numbers compared exactly (1 equals 1.0).
-func equal(a, b jsontree.Value) bool {
-	switch x := a.(type) {
-	case jsontree.Number:
-		y, ok := b.(jsontree.Number)
-		return ok && parseDecimal(x).cmp(parseDecimal(y)) == 0
-	case *jsontree.Array:
-		y, ok := b.(*jsontree.Array)
-		if !ok || len(x.Elems) != len(y.Elems) {
-			return false
-		}
-		for i := range x.Elems {
-			if !equal(x.Elems[i], y.Elems[i]) {
-				return false
-			}
-		}
-		return true
-	case *jsontree.Object:
-		y, ok := b.(*jsontree.Object)
-		if !ok || x.Len() != y.Len() {
-			return false
-		}
-		for i := 0; i < x.Len(); i++ {
-			w, ok := y.Get(x.KeyAt(i))
-			if !ok || !equal(x.ValueAt(i), w) {
-				return false
-			}
-		}
-		return true
-	}
-	switch b.(type) {
-	case jsontree.Number, *jsontree.Array, *jsontree.Object:
-		return false
-	}
-	return a == b
-}
+// equal is JSON equality (1 equals 1.0).
+func equal(a, b jsontree.Value) bool { return jsontree.Equal(a, b) }
 
 // duplicate finds two equal items.
 func duplicate(vs []jsontree.Value) (int, int, bool) {
