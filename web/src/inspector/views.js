@@ -172,6 +172,8 @@ export function eventView(e) {
   add('step', e.step);
   add('size', e.size ? `${e.size} bytes` : undefined);
   box.append(kv);
+  // What the event found wrong with tool arguments, first: the reason it is marked.
+  if (e.argsInvalid) box.append(h('h4', { text: 'Tool arguments' }), argsErrorsView(e.argsInvalid));
   if (e.kind === 'event') {
     let text = e.data;
     try { text = pretty(JSON.parse(e.data)); } catch { /* as sent */ }
@@ -182,7 +184,6 @@ export function eventView(e) {
   } else if (e.kind === 'reconnect') {
     box.append(h('h4', { text: 'Reconnect' }), h('pre', { text: pretty(e.info) }));
   }
-  if (e.argsInvalid) box.append(h('h4', { text: 'Tool arguments' }), argsErrorsView(e.argsInvalid));
   if (e.diagnostics) {
     box.append(h('h4', { text: 'Diagnostics' }));
     for (const d of e.diagnostics) box.append(h('div.diag-line', { 'data-level': d.level, text: `${d.level} ${d.code}: ${d.message}` }));
