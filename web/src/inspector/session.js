@@ -415,9 +415,11 @@ export class Session {
     this.clear(agent.reducerState ?? null);
     this.mode = 'live';
     const sub = agent.subscribe({
-      onEvent: ({ event }) => {
-        // Before a run, the agent's messages and state are set from its input: the state then.
+      onEvent: ({ event, input }) => {
+        // Before a run, the agent's messages and state are set from its input: the state then;
+        // and the input's tools validate the run's tool calls, as the agent's reducer does.
         if (event?.type === 'RUN_STARTED' && agent.reducerState) this.addAction('restore', [agent.reducerState]);
+        if (event?.type === 'RUN_STARTED' && Array.isArray(input?.tools) && input.tools.length > 0) this.addAction('setTools', [input.tools]);
         this.addEvent(event);
       },
     });

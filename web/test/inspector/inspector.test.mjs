@@ -425,6 +425,37 @@ test('tool arguments: the event that made a call invalid is marked, its errors i
   assert.deepEqual(problems, []);
 });
 
+test('tool arguments: tools given by setTools() (an action entry) validate the calls after it, in a recording too', async () => {
+  const res = await page.evaluate(async () => {
+    const { inspector } = window.t;
+    const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: { unit: { enum: ['celsius', 'fahrenheit'] } } } }];
+    const lines = [
+      { t: 0, action: 'setTools', args: [tools] },
+      { t: 1, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r1' } },
+      { t: 2, event: { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'get_weather' } },
+      { t: 3, event: { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"unit":"kel' } },
+      { t: 4, event: { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'vin"}' } },
+      { t: 5, event: { type: 'TOOL_CALL_END', toolCallId: 'c1' } },
+      { t: 6, event: { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' } },
+    ].map((o) => JSON.stringify(o));
+    const text = ['{"aguiRecording":1,"created":"2026-01-01T00:00:00.000Z"}', ...lines].join('\n');
+    await inspector.load(text);
+    const s = inspector.session;
+    const out = {
+      types: s.entries.map((e) => e.type),
+      marked: s.entries.filter((e) => e.argsInvalid).map((e) => [e.seq, e.argsInvalid[0].errors[0].keyword]),
+      diags: s.entries.filter((e) => e.diagnostics).map((e) => e.seq),
+      status: s.stateAt(s.entries.length - 1).toolCalls[0].argsStatus,
+    };
+    return out;
+  });
+  assert.deepEqual(res.types, ['setTools', 'RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'RUN_FINISHED']);
+  assert.deepEqual(res.marked, [[4, 'enum']], 'the delta that closed "kelvin"');
+  assert.deepEqual(res.diags, []);
+  assert.equal(res.status, 'invalid');
+  assert.deepEqual(problems, []);
+});
+
 test('demo markdown: built as nodes (never HTML), links only for http(s), unchanged blocks kept while text streams', async () => {
   const res = await page.evaluate(async () => {
     const { renderMarkdown } = await import('/web/demo/markdown.js');
