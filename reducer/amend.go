@@ -235,7 +235,6 @@ func (r *Reducer) setToolArgs(c *Change, t *ToolCall, text string) {
 	path := toolCallPath(t)
 	t.args = []byte(text)
 	c.replace(path+"/argsText", jsonString(text))
-	had := t.ArgsErrors != nil
 	if t.parser.final {
 		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
 		if len(t.args) == 0 {
@@ -247,8 +246,16 @@ func (r *Reducer) setToolArgs(c *Change, t *ToolCall, text string) {
 		t.Args = v
 		r.finalArgsCheck(c, t, v, err)
 	} else {
+		// Judged again from the new text; the change record gets the
+		// difference.
+		status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
 		r.rebuildArgsCheck(t)
-		r.replaceArgsCheck(c, t, had)
+		newStatus, newErrs := t.ArgsStatus, t.ArgsErrors
+		t.ArgsStatus, t.ArgsErrors = status, errs
+		r.setArgsCheck(c, t, newStatus, newErrs)
+		if !jsontree.Equal(safe, t.SafeArgs) {
+			c.replace(path+"/safeArgs", jsonValue(t.SafeArgs))
+		}
 	}
 	c.replace(path+"/args", jsonValue(t.liveArgs()))
 }

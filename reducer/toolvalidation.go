@@ -181,7 +181,7 @@ func (r *Reducer) setArgsCheck(c *Change, t *ToolCall, status string, errs []too
 		t.ArgsStatus = status
 		c.replace(path+"/argsStatus", jsonString(status))
 	}
-	if slices.Equal(errs, t.ArgsErrors) {
+	if sameErrors(errs, t.ArgsErrors) {
 		return
 	}
 	if t.ArgsErrors, path = errs, path+"/argsErrors"; errs == nil {
@@ -257,16 +257,14 @@ func (r *Reducer) rebuildArgsCheck(t *ToolCall) {
 	}
 }
 
-// replaceArgsCheck writes t's validation whole into the change record
-// (after rebuildArgsCheck); had says whether argsErrors was present.
-func (r *Reducer) replaceArgsCheck(c *Change, t *ToolCall, had bool) {
-	path := toolCallPath(t)
-	c.replace(path+"/argsStatus", jsonString(t.ArgsStatus))
-	switch {
-	case t.ArgsErrors != nil:
-		c.add(path+"/argsErrors", appendArgsErrors(nil, t.ArgsErrors))
-	case had:
-		c.remove(path + "/argsErrors")
+func sameErrors(a, b []toolschema.Error) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	c.replace(path+"/safeArgs", jsonValue(t.SafeArgs))
+	for i := range a {
+		if a[i].Path != b[i].Path || a[i].Keyword != b[i].Keyword || a[i].Message != b[i].Message {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,8 @@
 package toolschema
 
 import (
+	"errors"
+	"slices"
 	"strings"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
@@ -85,6 +87,10 @@ type node struct {
 	flat      []*node // this node, then what $ref and allOf add, expanded (flatten)
 }
 
+// ErrNotSchema is Compile's error for a value that is neither an object
+// nor a boolean.
+var ErrNotSchema = errors.New("toolschema: a schema must be an object or a boolean")
+
 // Schema is a compiled tool parameters schema.
 type Schema struct {
 	root      *node
@@ -123,7 +129,7 @@ func Compile(schema jsontree.Value) (*Schema, error) {
 	switch schema.(type) {
 	case *jsontree.Object, bool:
 	default:
-		return nil, &Error{Keyword: "schema", Message: "a schema must be an object or a boolean"}
+		return nil, ErrNotSchema
 	}
 	c := &compiler{root: schema, refs: map[string]*node{}}
 	s := &Schema{root: c.node(schema)}
@@ -168,8 +174,8 @@ func (c *compiler) node(v jsontree.Value) *node {
 			return n
 		}
 		c.depth++
-		defer func() { c.depth-- }()
 		c.object(n, s)
+		c.depth--
 	}
 	return n
 }
@@ -411,23 +417,23 @@ func (n *node) flatList() []*node {
 	if n.flat != nil {
 		return n.flat
 	}
+	// Depth first, in order, with an explicit stack (refs may cycle).
 	var out []*node
-	var walk func(m *node)
-	walk = func(m *node) {
-		for _, x := range out {
-			if x == m {
-				return
-			}
+	stack := []*node{n}
+	for len(stack) > 0 {
+		m := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if slices.Contains(out, m) {
+			continue
 		}
 		out = append(out, m)
-		if m.ref != nil {
-			walk(m.ref)
+		for i := len(m.allOf) - 1; i >= 0; i-- {
+			stack = append(stack, m.allOf[i])
 		}
-		for _, a := range m.allOf {
-			walk(a)
+		if m.ref != nil {
+			stack = append(stack, m.ref)
 		}
 	}
-	walk(n)
 	n.flat = out
 	return out
 }

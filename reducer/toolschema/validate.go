@@ -17,13 +17,7 @@ type Error struct {
 	Keyword string
 	// Message says what is wrong, for people.
 	Message string
-}
-
-func (e *Error) Error() string {
-	if e.Path == "" {
-		return e.Keyword + ": " + e.Message
-	}
-	return e.Path + ": " + e.Keyword + ": " + e.Message
+	_       [0]func() // not comparable (no equality function in the module)
 }
 
 // maxBranchDepth bounds the nesting of anyOf/oneOf/not/$ref applications
@@ -264,7 +258,6 @@ func (c *checker) branches(p *node, v jsontree.Value) {
 		return // not judged
 	}
 	c.depth++
-	defer func() { c.depth-- }()
 	if len(p.anyOf) > 0 {
 		ok := false
 		for _, b := range p.anyOf {
@@ -301,6 +294,7 @@ func (c *checker) branches(p *node, v jsontree.Value) {
 	if p.not != nil && !c.partial && c.trial(p.not, v) {
 		c.fail("not", "must not match the schema in not")
 	}
+	c.depth--
 }
 
 // trial reports whether v is valid against n, reporting nothing.
