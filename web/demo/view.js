@@ -249,7 +249,7 @@ class ToolCard {
     this.root.dataset.status = tc.status;
     setText(this.name, tc.name || '(unnamed tool)');
     this.#badge(phase);
-    this.#check(tc);
+    const checkChanged = this.#check(tc);
     const cut = argsCutOff(tc);
     if (tc.args !== this.args || cut !== this.cut) {
       this.args = tc.args;
@@ -260,6 +260,9 @@ class ToolCard {
       if (cut || (text === '{}' && tc.argsText && tc.status === 'running')) text = tc.argsText ?? text;
       setCode(this.argsPre, text);
       setText(this.argsLabel, cut ? 'Arguments (cut off)' : 'Arguments');
+      this.#markBad(tc);
+    } else if (checkChanged) {
+      this.#markBad(tc);
     }
     if (tc.result !== undefined) {
       this.result.hidden = false;
@@ -276,15 +279,33 @@ class ToolCard {
     }
   }
 
+  // The lines of the arguments' box that hold a member the schema refused
+  // (a top-level member an error's path names: its line in the indented
+  // JSON) are marked; the rest of the arguments are the safe ones.
+  #markBad(tc) {
+    const bad = new Set();
+    if (tc.argsStatus === 'invalid' && !this.cut) {
+      for (const e of tc.argsErrors ?? []) {
+        const m = /^\/([^/]+)/.exec(e?.path ?? '');
+        if (m) bad.add(`  ${JSON.stringify(m[1].replace(/~1/g, '/').replace(/~0/g, '~'))}:`);
+      }
+    }
+    for (const line of this.argsPre.children) {
+      const on = bad.size > 0 && line.indent === 2 && [...bad].some((b) => line.textContent.startsWith(b));
+      if (on) line.dataset.bad = ''; else delete line.dataset.bad;
+    }
+  }
+
   // The schema check's line: what the reducer says of the arguments.
+  // Returns whether it changed.
   #check(tc) {
     const c = argsCheck(tc);
     const key = c ? `${c.kind}|${c.errors.map((e) => `${e.field}|${e.message}`).join('|')}` : '';
-    if (key === this.checkKey) return;
+    if (key === this.checkKey) return false;
     this.checkKey = key;
     this.check.hidden = c === null;
     this.root.dataset.args = c ? c.kind : '';
-    if (!c) { this.check.replaceChildren(); return; }
+    if (!c) { this.check.replaceChildren(); return true; }
     this.check.dataset.kind = c.kind;
     const list = c.errors.length > 0 ? el('ul.check-errors', {}) : null;
     for (const e of c.errors) {
@@ -294,6 +315,7 @@ class ToolCard {
       list.append(li);
     }
     this.check.replaceChildren(el('span.check-text', { text: list ? `${c.text}:` : c.text }), ...(list ? [list] : []));
+    return true;
   }
 
   #badge(phase) {

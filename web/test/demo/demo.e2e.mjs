@@ -360,6 +360,8 @@ test('tool-validation: an invalid call says why while it streams; a call cut off
     [['unit', 'unit must be one of celsius, fahrenheit', 'enum'], ['days', 'days must be at most 7', 'maximum']]);
   assert.match(await bad.locator(tid('tool-check')).textContent(), /^Invalid arguments:/);
   assert.deepEqual(JSON.parse(await bad.locator(tid('tool-args')).textContent()), { location: 'Oslo, Norway', unit: 'kelvin', days: 10 }, 'the arguments as sent');
+  assert.deepEqual(await bad.locator(`${tid('tool-args')} .ln[data-bad]`).allTextContents(), ['  "unit": "kelvin",\n', '  "days": 10\n'], 'the refused members marked');
+  assert.equal(await page.locator(`${tid('tool-args')} .ln[data-bad]`).count(), 2, 'on that card only');
   assert.equal(await bad.locator(tid('tool-status')).textContent(), 'complete', 'the tool answered (with an error)');
 
   // The second: valid.
