@@ -447,8 +447,21 @@ test('tool arguments: tools given by setTools() (an action entry) validate the c
       diags: s.entries.filter((e) => e.diagnostics).map((e) => e.seq),
       status: s.stateAt(s.entries.length - 1).toolCalls[0].argsStatus,
     };
+    // Tools the app gave its reducer only, given to the inspector's as well.
+    const r = window.t.factory.createReducer({ tools });
+    await inspector.attach(r, { reducerOptions: { tools } });
+    for (const { event } of lines.slice(1).map((l) => JSON.parse(l))) r.apply(JSON.stringify(event));
+    const live = inspector.session;
+    out.attached = {
+      app: r.state.toolCalls[0].argsStatus,
+      inspector: live.stateAt(live.entries.length - 1).toolCalls[0].argsStatus,
+      marked: live.entries.filter((e) => e.argsInvalid).length,
+      entries: live.entries.length,
+    };
+    inspector.detach();
     return out;
   });
+  assert.deepEqual(res.attached, { app: 'invalid', inspector: 'invalid', marked: 1, entries: 6 }, 'attach(reducer, {reducerOptions: {tools}}): the app\'s tools, given to the inspector too');
   assert.deepEqual(res.types, ['setTools', 'RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'RUN_FINISHED']);
   assert.deepEqual(res.marked, [[4, 'enum']], 'the delta that closed "kelvin"');
   assert.deepEqual(res.diags, []);
