@@ -47,7 +47,8 @@ wasm:
 docs-figures: wasm
 	$(GO) run ./cmd/docs-figures
 
-## docs-screenshots: docs/demo.png and docs/inspector.png taken from the
+## docs-screenshots: docs/demo.png, docs/inspector.png and
+## docs/tool-validation-demo.png taken from the
 ## current demo in headless Chromium, and the hash of the sources they show
 ## in docs/screenshots.json; go test ./docs/ fails when the page changed and
 ## they were not taken again (web/test/demo/screenshots.mjs)

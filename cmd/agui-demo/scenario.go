@@ -121,6 +121,7 @@ var builtin = []scenarioInfo{
 	{"interrupt", "A tool call that needs approval: the run ends with an interrupt", []string{"interrupt", "approv", "delete", "confirm"}},
 	{"error", "Streams some text, then fails with RUN_ERROR", []string{"error", "fail", "crash"}},
 	{"parallel-tools", "Two tool calls streamed side by side, then both results", []string{"parallel", "paris", "tokyo", "time"}},
+	{"tool-validation", "Tool arguments checked against the tools' schemas as they stream: an invalid call, then one cut off", []string{"invalid", "validat", "schema", "truncat", "oslo", "packing"}},
 	{"tools", "A tool call with streamed arguments, its result, then the answer", []string{"tool", "weather", "lisbon", "forecast"}},
 	{"reasoning", "Reasoning first (collapsible, timed), then the answer", []string{"reason", "think", "thought", "puzzle", "chicken", "rabbit"}},
 	{"state", "Shared state: STATE_SNAPSHOT, STATE_DELTA, citations", []string{"state", "cite", "citation", "source", "research", "memory", "wasm", "webassembly"}},

@@ -24,7 +24,7 @@ import (
 const scenarioDir = "../../testdata/scenarios"
 
 // The scenarios the issue asks for.
-var required = []string{"text", "reasoning", "tools", "parallel-tools", "state", "activity", "error", "interrupt", "agui-1.0", "frontend-tool"}
+var required = []string{"text", "reasoning", "tools", "tool-validation", "parallel-tools", "state", "activity", "error", "interrupt", "agui-1.0", "frontend-tool"}
 
 func testCatalog(t *testing.T) *catalog {
 	t.Helper()
@@ -231,11 +231,16 @@ func TestAgentReplaysScenarios(t *testing.T) {
 				return // folded in TestInterruptResume, after the turn it resumes
 			}
 			f := fold(t, reducer.New(reducer.Options{}), got)
-			if name == "agui-1.0" {
+			switch name {
+			case "agui-1.0":
 				// Its event of a later protocol version's type is ignored, with a warning.
 				require.Len(t, f.diags, 1)
 				assert.Equal(t, "unknown_type", f.diags[0].Code)
-			} else {
+			case "tool-validation":
+				// Its last call's arguments are cut off: the one warning.
+				require.Len(t, f.diags, 1)
+				assert.Equal(t, "bad_args", f.diags[0].Code)
+			default:
 				assert.Empty(t, f.diags, "the reducer folds the scenario without diagnostics")
 			}
 			wantStatus := "idle"
@@ -271,6 +276,31 @@ func TestScenarioContents(t *testing.T) {
 	assert.Equal(t, "complete", tc["status"])
 	assert.Equal(t, "Lisbon, Portugal", tc["args"].(map[string]any)["location"])
 	assert.Contains(t, tc["result"], "Sunny")
+
+	// Tool validation: the run's tools come in RUN_STARTED.input; the first
+	// call breaks its schema, the second is valid, the third is cut off.
+	st = run("tool-validation")
+	calls := st["toolCalls"].([]any)
+	require.Len(t, calls, 3)
+	verdict := func(i int) (string, string, []any) {
+		c := calls[i].(map[string]any)
+		errs, _ := c["argsErrors"].([]any)
+		return c["status"].(string), c["argsStatus"].(string), errs
+	}
+	status, args, errs := verdict(0)
+	assert.Equal(t, "invalid", args)
+	require.Len(t, errs, 2)
+	assert.Equal(t, map[string]any{"path": "/unit", "keyword": "enum", "message": "must be one of celsius, fahrenheit"}, errs[0])
+	assert.Equal(t, "/days", errs[1].(map[string]any)["path"])
+	assert.Equal(t, "complete", status)
+	status, args, errs = verdict(1)
+	assert.Equal(t, []any{"complete", "valid"}, []any{status, args})
+	assert.Empty(t, errs)
+	status, args, errs = verdict(2)
+	assert.Equal(t, []any{"error", "invalid"}, []any{status, args}, "a call cut off is never complete")
+	require.Len(t, errs, 1)
+	assert.Equal(t, "truncated", errs[0].(map[string]any)["keyword"])
+	assert.Equal(t, map[string]any{"title": "Oslo packing list"}, calls[2].(map[string]any)["safeArgs"])
 
 	// Parallel: two calls under one assistant message, arguments interleaved.
 	st = run("parallel-tools")
@@ -325,6 +355,7 @@ func TestAutoPick(t *testing.T) {
 		"Hello there":                                  "text",
 		"Think about chickens and rabbits":             "reasoning",
 		"What's the weather in Lisbon?":                "tools",
+		"Check the weather in Oslo, with invalid args": "tool-validation",
 		"Weather in Paris and time in Tokyo, parallel": "parallel-tools",
 		"Research WebAssembly memory with sources":     "state",
 		"Show me the shared STATE":                     "state",

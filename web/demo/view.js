@@ -170,7 +170,11 @@ export function toolPhase(tc, ctx = {}) {
   if (ctx.decisions?.get(tc.id) === false) return 'rejected';
   if (tc.result !== undefined) return 'complete';
   if (tc.status === 'running') return 'streaming arguments';
+  // Arguments that ended before they were whole JSON: never a finished call.
+  if (argsCutOff(tc)) return 'arguments cut off';
   if ((ctx.interrupts ?? []).some((i) => i && i.toolCallId === tc.id)) return 'awaiting approval';
+  // Complete arguments that break the tool's schema: not worth running.
+  if (tc.argsStatus === 'invalid') return 'invalid arguments';
   if (ctx.runStatus === 'running') return 'running';
   if (ctx.runStatus === 'error') return 'failed';
   return 'awaiting result';
@@ -178,8 +182,39 @@ export function toolPhase(tc, ctx = {}) {
 
 const PHASE_BADGE = {
   'streaming arguments': 'running', running: 'running', 'awaiting approval': 'interrupt', 'awaiting result': 'interrupt',
-  rejected: 'rejected', complete: 'complete', failed: 'error',
+  rejected: 'rejected', complete: 'complete', failed: 'error', 'arguments cut off': 'error', 'invalid arguments': 'error',
 };
+
+/** Whether the call's arguments were cut off (the reducer's "truncated" verdict). */
+export function argsCutOff(tc) {
+  return tc.argsStatus === 'invalid' && (tc.argsErrors ?? []).some((e) => e?.keyword === 'truncated');
+}
+
+/** A JSON Pointer into the arguments as a field name: /days → days, /stops/0/city → stops[0].city, "" → "". */
+export function argsField(pointer) {
+  if (typeof pointer !== 'string' || pointer === '') return '';
+  return pointer.slice(1).split('/').map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((out, seg) => (/^\d+$/.test(seg) && out !== '' ? `${out}[${seg}]` : out === '' ? seg : `${out}.${seg}`), '');
+}
+
+/**
+ * The arguments' check against the tool's schema, in words: null for a
+ * tool without a schema (unchecked) or before any, else {kind, text, errors
+ * ([{field, message, keyword}])}. kind: ok (valid), pending (valid so far,
+ * still streaming), invalid or cut (truncated).
+ */
+export function argsCheck(tc) {
+  switch (tc.argsStatus) {
+    case 'valid': return { kind: 'ok', text: 'Arguments match the tool’s schema', errors: [] };
+    case 'streaming': return { kind: 'pending', text: 'Arguments valid so far', errors: [] };
+    case 'invalid': {
+      if (argsCutOff(tc)) return { kind: 'cut', text: 'Arguments cut off: they ended before the JSON was complete', errors: [] };
+      const errors = (tc.argsErrors ?? []).map((e) => ({ field: argsField(e?.path), message: String(e?.message ?? ''), keyword: String(e?.keyword ?? '') }));
+      return { kind: 'invalid', text: 'Invalid arguments', errors };
+    }
+    default: return null;
+  }
+}
 
 class ToolCard {
   constructor() {
@@ -193,9 +228,13 @@ class ToolCard {
     this.result = el('div.tool-section.tool-result', { hidden: true },
       el('div.label', { text: 'Result' }), codeBox(this.resultPre, 'result'));
     this.error = el('div.tool-error', { testid: 'tool-error', hidden: true });
+    this.check = el('div.tool-check', { testid: 'tool-check', hidden: true });
+    this.checkKey = '';
+    this.argsLabel = el('div.label', { text: 'Arguments' });
     this.root = el('div.tool', { testid: 'tool-call' },
       el('div.tool-head', {}, el('span.tool-icon', { text: 'ƒ', 'aria-hidden': 'true' }), this.name, this.badge),
-      el('div.tool-section', {}, el('div.label', { text: 'Arguments' }), codeBox(this.argsPre, 'arguments')),
+      this.check,
+      el('div.tool-section', {}, this.argsLabel, codeBox(this.argsPre, 'arguments')),
       this.result, this.error);
   }
 
@@ -210,12 +249,20 @@ class ToolCard {
     this.root.dataset.status = tc.status;
     setText(this.name, tc.name || '(unnamed tool)');
     this.#badge(phase);
-    if (tc.args !== this.args) {
+    const checkChanged = this.#check(tc);
+    const cut = argsCutOff(tc);
+    if (tc.args !== this.args || cut !== this.cut) {
       this.args = tc.args;
-      // While streaming, args is the longest valid prefix of the arguments.
+      this.cut = cut;
+      // While streaming, args is the longest valid prefix of the arguments;
+      // arguments cut off are shown as they came (args is then {}).
       let text = pretty(tc.args ?? {});
-      if (text === '{}' && tc.argsText && tc.status === 'running') text = tc.argsText;
+      if (cut || (text === '{}' && tc.argsText && tc.status === 'running')) text = tc.argsText ?? text;
       setCode(this.argsPre, text);
+      setText(this.argsLabel, cut ? 'Arguments (cut off)' : 'Arguments');
+      this.#markBad(tc);
+    } else if (checkChanged) {
+      this.#markBad(tc);
     }
     if (tc.result !== undefined) {
       this.result.hidden = false;
@@ -230,6 +277,45 @@ class ToolCard {
     } else {
       this.error.hidden = true;
     }
+  }
+
+  // The lines of the arguments' box that hold a member the schema refused
+  // (a top-level member an error's path names: its line in the indented
+  // JSON) are marked; the rest of the arguments are the safe ones.
+  #markBad(tc) {
+    const bad = new Set();
+    if (tc.argsStatus === 'invalid' && !this.cut) {
+      for (const e of tc.argsErrors ?? []) {
+        const m = /^\/([^/]+)/.exec(e?.path ?? '');
+        if (m) bad.add(`  ${JSON.stringify(m[1].replace(/~1/g, '/').replace(/~0/g, '~'))}:`);
+      }
+    }
+    for (const line of this.argsPre.children) {
+      const on = bad.size > 0 && line.indent === 2 && [...bad].some((b) => line.textContent.startsWith(b));
+      if (on) line.dataset.bad = ''; else delete line.dataset.bad;
+    }
+  }
+
+  // The schema check's line: what the reducer says of the arguments.
+  // Returns whether it changed.
+  #check(tc) {
+    const c = argsCheck(tc);
+    const key = c ? `${c.kind}|${c.errors.map((e) => `${e.field}|${e.message}`).join('|')}` : '';
+    if (key === this.checkKey) return false;
+    this.checkKey = key;
+    this.check.hidden = c === null;
+    this.root.dataset.args = c ? c.kind : '';
+    if (!c) { this.check.replaceChildren(); return true; }
+    this.check.dataset.kind = c.kind;
+    const list = c.errors.length > 0 ? el('ul.check-errors', {}) : null;
+    for (const e of c.errors) {
+      const li = el('li', { testid: 'args-error', 'data-keyword': e.keyword });
+      if (e.field) li.append(el('code', { text: e.field }), ' ');
+      li.append(e.message);
+      list.append(li);
+    }
+    this.check.replaceChildren(el('span.check-text', { text: list ? `${c.text}:` : c.text }), ...(list ? [list] : []));
+    return true;
   }
 
   #badge(phase) {

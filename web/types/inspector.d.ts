@@ -1,5 +1,5 @@
 // Types of @agui-reducer/web/inspector (inspector.js).
-import type { AgentState, ChangeRecord, Diagnostic, Reducer, WorkerReducer, Agent, ReducerOptions } from './agui';
+import type { AgentState, ArgsError, ChangeRecord, Diagnostic, Reducer, WorkerReducer, Agent, ReducerOptions } from './agui';
 
 /** One input the inspector saw. */
 export interface InspectorEntry {
@@ -32,6 +32,9 @@ export interface InspectorEntry {
   ops: number;
   record?: ChangeRecord;
   diagnostics: Diagnostic[] | null;
+  /** The tool calls whose arguments this event found breaking their schema or cut off
+   *  (keyword 'truncated'): the errors new at this event; first when it made the call invalid. */
+  argsInvalid?: { toolCallId: string; toolCallName: string; first: boolean; errors: ArgsError[] }[];
 }
 
 export interface Span {
@@ -39,6 +42,9 @@ export interface Span {
   id: string; label: string; run: string; status: string;
   start: number; end?: number; argsEnd?: number;
   startSeq: number; endSeq?: number; argsEndSeq?: number;
+  /** A tool call whose arguments broke its schema or were cut off (status 'cut off'): the
+   *  time and index of the entry that made it invalid, and the keywords of its errors. */
+  invalid?: { at: number; atSeq: number; keywords: string[] };
 }
 
 export interface SessionOptions { checkpointEvery?: number }

@@ -38,6 +38,8 @@ export function actionCall(name, argv) {
     case 'setState': case 'setMessages': return [name, valueArgs(name, argv[0]).text];
     case 'restore': return ['restore', snapshotArgs(argv[0]).text];
     case 'setLastEventId': return ['setLastEventId', String(argv[0] ?? '')];
+    // The tools whose schemas validate tool-call arguments (setTools(), a run's input).
+    case 'setTools': return ['setTools', JSON.stringify(Array.isArray(argv[0]) ? argv[0] : [])];
     default: return null;
   }
 }

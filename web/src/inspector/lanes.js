@@ -5,8 +5,11 @@
 /**
  * A span: {kind: 'run' | 'step' | 'subagent' | 'tool', id, label, run,
  * start, end (undefined while open), argsEnd (tool calls), status (a tool
- * call with its result is 'complete', the state's word), startSeq,
- * endSeq, argsEndSeq}. Times are the entries' t (ms), seqs their indices.
+ * call with its result is 'complete', the state's word; one whose
+ * arguments were cut off 'cut off'), startSeq, endSeq, argsEndSeq,
+ * invalid (a tool call whose arguments broke its schema or were cut off:
+ * {at, atSeq, keywords}, the entry that made it invalid)}. Times are the
+ * entries' t (ms), seqs their indices.
  */
 export class Lanes {
   spans = [];
@@ -71,6 +74,17 @@ export class Lanes {
       }
       default: break;
     }
+    for (const bad of e.argsInvalid ?? []) this.#invalid(this.#get('tool', bad.toolCallId), bad, e);
+  }
+
+  // A call whose arguments an entry found invalid: marked at the first such
+  // entry; arguments cut off end the call (it never completes).
+  #invalid(s, bad, e) {
+    if (!s) return;
+    const keywords = bad.errors.map((x) => x.keyword);
+    if (!s.invalid) s.invalid = { at: e.t, atSeq: e.seq, keywords: [] };
+    for (const k of keywords) if (!s.invalid.keywords.includes(k)) s.invalid.keywords.push(k);
+    if (keywords.includes('truncated')) { this.#argsDone(s, e); this.#finish(s, e, 'cut off'); }
   }
 
   #argsDone(s, e) {

@@ -22,6 +22,10 @@ import { Lanes } from './lanes.js';
 import { applyOps } from '../state/ops.js';
 import { dataText, ID_FIELDS, addedMessageId, actionCall } from './inputs.js';
 
+// The path of a tool call's argument errors in a change record: the list
+// written whole, or one error added to it.
+const ARGS_ERRORS = /^\/toolCalls\/(\d+)\/argsErrors(\/(?:-|\d+))?$/;
+
 const now = () => (globalThis.performance ? performance.now() : Date.now());
 
 /**
@@ -29,7 +33,10 @@ const now = () => (globalThis.performance ? performance.now() : Date.now());
  * 'reconnect', name (SSE event name, or the action), id (SSE id), data (the
  * event's text), args (an action's), fed (came in an SSE body), type,
  * messageId…, run, step (the run and step open then), size, ops (count),
- * diagnostics, record (the change record)}.
+ * diagnostics, record (the change record), argsInvalid (the tool calls
+ * whose arguments this entry found breaking their schema or cut off:
+ * [{toolCallId, toolCallName, first (the entry made the call invalid),
+ * errors: [{path, keyword, message}] (those new at this entry)}])}.
  */
 export class Session {
   #core = null;
@@ -239,6 +246,43 @@ export class Session {
     e.record = rec;
     e.ops = rec?.ops?.length ?? 0;
     e.diagnostics = rec?.diagnostics?.length ? rec.diagnostics : null;
+    const bad = this.#argsInvalid(e, rec?.ops);
+    if (bad) e.argsInvalid = bad;
+  }
+
+  /**
+   * The tool calls whose argument errors grew at this entry (the reducer
+   * writes a call's argsErrors whole or adds one: the new ones are those
+   * the state before did not hold). Rare: the state before is only built
+   * then.
+   */
+  #argsInvalid(e, ops) {
+    if (!ops || e.kind !== 'event') return null;
+    let found = null;
+    for (const op of ops) {
+      if (op.op !== 'add' && op.op !== 'replace') continue;
+      const m = ARGS_ERRORS.exec(op.path);
+      if (!m || !(m[2] ? op.value && typeof op.value === 'object' : Array.isArray(op.value))) continue;
+      found ??= new Map();
+      const i = Number(m[1]);
+      if (!found.has(i)) found.set(i, []);
+      if (m[2]) found.get(i).push(op.value); else found.set(i, op.value.slice());
+    }
+    if (!found) return null;
+    const before = this.stateAt(this.entries.length - 1)?.toolCalls ?? [];
+    const key = (x) => `${x?.path}\u0000${x?.keyword}\u0000${x?.message}`;
+    const out = [];
+    for (const [i, errs] of found) {
+      const prev = before[i];
+      const had = new Set((prev?.argsErrors ?? []).map(key));
+      const errors = errs.filter((x) => x && !had.has(key(x))).map((x) => ({ path: String(x.path ?? ''), keyword: String(x.keyword ?? ''), message: String(x.message ?? '') }));
+      if (errors.length === 0) continue;
+      out.push({
+        toolCallId: prev?.id ?? e.toolCallId ?? '', toolCallName: prev?.name ?? e.toolCallName ?? '',
+        first: prev?.argsStatus !== 'invalid', errors,
+      });
+    }
+    return out.length ? out : null;
   }
 
   /** After entry at was pushed: its ops wait for the next checkpoint, made when one is due. */
@@ -371,9 +415,11 @@ export class Session {
     this.clear(agent.reducerState ?? null);
     this.mode = 'live';
     const sub = agent.subscribe({
-      onEvent: ({ event }) => {
-        // Before a run, the agent's messages and state are set from its input: the state then.
+      onEvent: ({ event, input }) => {
+        // Before a run, the agent's messages and state are set from its input: the state then;
+        // and the input's tools validate the run's tool calls, as the agent's reducer does.
         if (event?.type === 'RUN_STARTED' && agent.reducerState) this.addAction('restore', [agent.reducerState]);
+        if (event?.type === 'RUN_STARTED' && Array.isArray(input?.tools) && input.tools.length > 0) this.addAction('setTools', [input.tools]);
         this.addEvent(event);
       },
     });

@@ -109,6 +109,19 @@ h4:first-child { margin-top: 0; }
 .span[data-kind="tool"] { background: color-mix(in srgb, var(--tool) 45%, transparent); }
 .span .args { position: absolute; left: 0; top: 0; bottom: 0; background: var(--tool); border-radius: 3px 0 0 3px; }
 .span[data-status="error"] { background: var(--err); }
+/* A tool call whose arguments broke its schema (or were cut off): hatched red, a tick where it became so. */
+.span[data-args] { background: color-mix(in srgb, var(--err) 35%, transparent); outline: 1px solid var(--err); }
+.span[data-args] .args { background: var(--err); }
+.span .invalid-mark { position: absolute; top: -3px; bottom: -3px; width: 3px; background: var(--err); border-radius: 1px; }
+.row.args-invalid { box-shadow: inset 3px 0 0 var(--err); }
+.type[data-args]::before { content: "⊘ "; color: var(--err); font-weight: 700; }
+.badge[data-args] { color: var(--err); border-color: var(--err); }
+.args-call { margin-top: 4px; }
+.args-errors { display: grid; gap: 2px; margin: 2px 0 6px; }
+.args-error { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: baseline; padding: 2px 6px; border-left: 2px solid var(--err); background: color-mix(in srgb, var(--err) 7%, transparent); overflow-wrap: anywhere; }
+.args-error .path { font-weight: 600; }
+.args-error .kw { color: var(--err); font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; }
+.args-error .msg { min-width: 0; }
 .span[data-open] { background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(255,255,255,.35) 4px 8px); }
 .lane-dur { color: var(--muted); font-size: 10.5px; white-space: nowrap; }
 .cursor-line { position: absolute; top: 0; bottom: 0; width: 1px; background: var(--err); pointer-events: none; }

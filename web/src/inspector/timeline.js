@@ -8,7 +8,7 @@
 // select callback, so that every selection goes through its select().
 
 import { h } from './dom.js';
-import { fmtTime, fmtSize, idsOf } from './views.js';
+import { fmtTime, fmtSize, idsOf, argsInvalidText } from './views.js';
 
 const ROW = 22; // px per timeline row
 const OVERSCAN = 8;
@@ -222,6 +222,15 @@ export class Timeline {
         c[3].title = ids;
         c[4].textContent = fmtSize(e.size);
         c[5].textContent = e.ops ? String(e.ops) : '';
+        // A tool call's arguments found invalid (or cut off) here: marked, the errors in the tooltip.
+        const bad = e.argsInvalid;
+        r.classList.toggle('args-invalid', !!bad);
+        if (bad) {
+          c[2].dataset.args = bad.some((x) => x.errors.some((y) => y.keyword === 'truncated')) ? 'truncated' : 'invalid';
+          c[2].title += `\n${argsInvalidText(bad)}`;
+        } else {
+          delete c[2].dataset.args;
+        }
         const d = e.diagnostics;
         c[6].textContent = d ? '!' : '';
         c[6].dataset.level = d ? (d.some((x) => x.level === 'error') ? 'error' : 'warning') : '';

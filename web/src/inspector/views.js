@@ -111,7 +111,8 @@ export function conversationView(st, shown, onEarlier) {
       const t = tcs.get(id);
       if (!t) continue;
       msg.append(h('div.tc', {},
-        h('div.msg-head', {}, h('span.tc-name', { text: `ƒ ${t.name ?? ''}` }), h('span.badge', { text: t.status }), h('span', { text: t.id })),
+        h('div.msg-head', {}, h('span.tc-name', { text: `ƒ ${t.name ?? ''}` }), h('span.badge', { text: t.status }),
+          t.argsStatus === 'invalid' ? h('span.badge', { 'data-args': 'invalid', text: 'invalid arguments' }) : null, h('span', { text: t.id })),
         h('pre', { text: t.argsText ?? pretty(t.args) }),
         t.result !== undefined ? h('pre', { text: `→ ${typeof t.result === 'string' ? t.result : pretty(t.result)}` }) : null));
     }
@@ -131,6 +132,29 @@ export function stateView(st) {
     jsonTree({ messages, toolCalls }, undefined, 2));
 }
 
+/** What an entry found wrong with tool calls' arguments (entry.argsInvalid), as lines of text. */
+export function argsInvalidText(bad) {
+  return bad.map((c) => `${c.first ? 'invalid arguments' : 'more argument errors'}: ${c.toolCallName || 'tool'} ${c.toolCallId}\n${c.errors.map((x) => `  ${x.keyword} at ${x.path || '(the arguments)'}: ${x.message}`).join('\n')}`).join('\n');
+}
+
+/** The argument errors an entry found (entry.argsInvalid): per call, each error's path, keyword and message. */
+export function argsErrorsView(bad) {
+  const box = h('div', { 'data-field': 'args-errors' });
+  for (const c of bad) {
+    const cut = c.errors.some((x) => x.keyword === 'truncated');
+    box.append(h('div.args-call', {},
+      h('span.tc-name', { text: `ƒ ${c.toolCallName || 'tool'}` }), ' ', h('span.hint', { text: c.toolCallId }), ' ',
+      h('span.badge', { 'data-args': cut ? 'truncated' : 'invalid', text: cut ? 'arguments cut off here' : c.first ? 'made invalid here' : 'more errors here' })));
+    const list = h('div.args-errors');
+    for (const x of c.errors) {
+      list.append(h('div.args-error', { 'data-keyword': x.keyword },
+        h('code.path', { text: x.path || '(root)' }), h('span.kw', { text: x.keyword }), h('span.msg', { text: x.message })));
+    }
+    box.append(list);
+  }
+  return box;
+}
+
 /** One entry: its fields, data, diagnostics and change record. */
 export function eventView(e) {
   if (!e) return h('div.empty', { text: 'No event selected.' });
@@ -148,6 +172,8 @@ export function eventView(e) {
   add('step', e.step);
   add('size', e.size ? `${e.size} bytes` : undefined);
   box.append(kv);
+  // What the event found wrong with tool arguments, first: the reason it is marked.
+  if (e.argsInvalid) box.append(h('h4', { text: 'Tool arguments' }), argsErrorsView(e.argsInvalid));
   if (e.kind === 'event') {
     let text = e.data;
     try { text = pretty(JSON.parse(e.data)); } catch { /* as sent */ }
@@ -209,8 +235,17 @@ export function lanesView(s, at, select) {
   for (const sp of sorted) {
     const start = x(sp, 'start');
     const end = sp.end === undefined ? undefined : x(sp, 'end');
-    const bar = h('div.span', { 'data-kind': sp.kind, 'data-status': sp.status, title: `${sp.kind} ${sp.label} · ${sp.status}` });
+    const bad = sp.invalid ? ` · ${sp.status === 'cut off' ? 'arguments cut off' : `invalid arguments (${sp.invalid.keywords.join(', ')})`} at #${sp.invalid.atSeq}` : '';
+    const bar = h('div.span', { 'data-kind': sp.kind, 'data-status': sp.status, title: `${sp.kind} ${sp.label} · ${sp.status}${bad}` });
     if (sp.end === undefined) bar.setAttribute('data-open', '');
+    if (sp.invalid) {
+      // The call drawn invalid, with a tick where it became so.
+      bar.setAttribute('data-args', sp.status === 'cut off' ? 'truncated' : 'invalid');
+      const mark = h('div.invalid-mark', { title: `#${sp.invalid.atSeq}: ${sp.invalid.keywords.join(', ')}` });
+      const total = (end ?? t1) - start;
+      mark.style.left = total > 0 ? `min(${((x(sp.invalid, 'at') ?? start) - start) / total * 100}%, 100% - 3px)` : '0';
+      bar.append(mark);
+    }
     bar.style.left = pct(start);
     bar.style.width = `calc(${pct(end)} - ${pct(start)})`;
     if (sp.kind === 'tool' && sp.argsEnd !== undefined) {
@@ -225,7 +260,7 @@ export function lanesView(s, at, select) {
     const track = h('div.track', {}, bar);
     box.append(h('div.lane', { 'data-kind': sp.kind, 'data-id': sp.id },
       h('div.lane-label', { title: `${sp.kind} ${sp.label}` }, h('span.kind', { text: sp.kind }), sp.label),
-      h('div', {}, track, h('div.lane-dur', { text: `${dur}${argsDur}` }))));
+      h('div', {}, track, h('div.lane-dur', { text: `${dur}${argsDur}${sp.invalid ? (sp.status === 'cut off' ? ' · arguments cut off' : ' · invalid arguments') : ''}` }))));
   }
   if (at >= 0 && entries[at]) {
     const cur = h('div.cursor-line');

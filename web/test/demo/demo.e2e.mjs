@@ -331,6 +331,67 @@ test('streaming: text and tool arguments grow live, paced like a model', { timeo
   noProblems(page);
 });
 
+test('tool-validation: an invalid call says why while it streams; a call cut off is never complete', { timeout: TIMEOUT }, async (t) => {
+  const page = await openPage(t, slowURL);
+  // Every state the cards go through, as the DOM shows it (a mutation
+  // observer: each render is seen, however quick the run).
+  await page.evaluate(() => {
+    window.seen = [];
+    const look = () => {
+      document.querySelectorAll('[data-testid="tool-call"]').forEach((card, i) => {
+        const check = card.querySelector('[data-testid="tool-check"]');
+        const row = [i, card.querySelector('[data-testid="tool-status"]').textContent, check.hidden ? '' : check.dataset.kind, check.hidden ? '' : check.textContent];
+        const prev = window.seen.findLast((x) => x[0] === i);
+        if (!prev || prev.join('\u0000') !== row.join('\u0000')) window.seen.push(row);
+      });
+    };
+    new MutationObserver(look).observe(document.querySelector('[data-testid="messages"]'), { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  await send(page, 'Check the weather in Oslo and save a packing note', { scenario: 'tool-validation' });
+  assert.equal(await status(page), 'idle');
+  const cards = page.locator(tid('tool-call'));
+  assert.equal(await cards.count(), 3);
+
+  // The first call: unit and days break get_weather's schema.
+  const bad = cards.nth(0);
+  assert.equal(await bad.getAttribute('data-args'), 'invalid');
+  assert.equal(await bad.locator(tid('tool-check')).getAttribute('data-kind'), 'invalid');
+  assert.deepEqual(await bad.locator(tid('args-error')).evaluateAll((ls) => ls.map((l) => [l.querySelector('code')?.textContent, l.textContent, l.dataset.keyword])),
+    [['unit', 'unit must be one of celsius, fahrenheit', 'enum'], ['days', 'days must be at most 7', 'maximum']]);
+  assert.match(await bad.locator(tid('tool-check')).textContent(), /^Invalid arguments:/);
+  assert.deepEqual(JSON.parse(await bad.locator(tid('tool-args')).textContent()), { location: 'Oslo, Norway', unit: 'kelvin', days: 10 }, 'the arguments as sent');
+  assert.deepEqual(await bad.locator(`${tid('tool-args')} .ln[data-bad]`).allTextContents(), ['  "unit": "kelvin",\n', '  "days": 10\n'], 'the refused members marked');
+  assert.equal(await page.locator(`${tid('tool-args')} .ln[data-bad]`).count(), 2, 'on that card only');
+  assert.equal(await bad.locator(tid('tool-status')).textContent(), 'complete', 'the tool answered (with an error)');
+
+  // The second: valid.
+  const good = cards.nth(1);
+  assert.equal(await good.getAttribute('data-args'), 'ok');
+  assert.equal(await good.locator(tid('tool-check')).textContent(), 'Arguments match the tool’s schema');
+  assert.equal(await good.locator(tid('args-error')).count(), 0);
+  assert.equal(await good.locator(tid('tool-status')).textContent(), 'complete');
+
+  // The third: cut off, shown as it came, never complete.
+  const cut = cards.nth(2);
+  assert.equal(await cut.getAttribute('data-args'), 'cut');
+  assert.equal(await cut.locator(tid('tool-status')).textContent(), 'arguments cut off');
+  assert.match(await cut.locator(tid('tool-check')).textContent(), /^Arguments cut off/);
+  assert.match(await cut.locator(tid('tool-args')).textContent(), /^\{"title": "Oslo packing list", "text": "Rain on Thursday .* warm layers and$/);
+  assert.ok(await cut.locator(tid('tool-result')).isHidden());
+
+  const seen = await page.evaluate(() => window.seen);
+  const of = (i) => seen.filter((x) => x[0] === i);
+  // While the first call's arguments streamed, its card already said what was wrong.
+  assert.ok(of(0).some(([, badge, kind, text]) => badge === 'streaming arguments' && kind === 'invalid' && text.includes('unit must be one of celsius, fahrenheit')),
+    `the error shown while streaming: ${JSON.stringify(of(0))}`);
+  assert.ok(of(1).some(([, badge, kind, text]) => badge === 'streaming arguments' && kind === 'pending' && text === 'Arguments valid so far'), 'the retry: valid so far while it streams');
+  // The third never said complete nor valid.
+  assert.ok(of(2).length > 0);
+  assert.ok(of(2).every(([, badge, kind]) => ['streaming arguments', 'arguments cut off'].includes(badge) && ['pending', 'cut'].includes(kind)), JSON.stringify(of(2)));
+  await shot(page, 'tool-validation');
+  noProblems(page);
+});
+
 test('endpoint: an HTTP error from the endpoint becomes the error banner', { timeout: TIMEOUT }, async (t) => {
   const page = await openPage(t);
   await page.fill(tid('endpoint'), '/no-such-agent');

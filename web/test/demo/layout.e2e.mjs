@@ -10,7 +10,8 @@
 // one word for a finished tool call, the inspector keeps its columns and
 // lane labels whole, and a reload keeps the custom events and shows the
 // thread in the inspector as loaded from the relay. Then the other
-// scenarios (reasoning, parallel tools, activity, an interrupt, an error)
+// scenarios (reasoning, parallel tools, tool arguments checked against
+// their schemas, activity, an interrupt, an error)
 // and every tab of the inspector, checked the same way.
 //
 // Needs `make wasm`; builds the server (go build) unless AGUI_DEMO_BIN.
@@ -219,7 +220,7 @@ for (const size of SIZES) {
 
 for (const size of SIZES) {
   const [w, h] = size;
-  test(`layout at ${w}×${h}: the other scenarios (reasoning, parallel tools, activity, interrupt, error) and every inspector tab`, { timeout: TIMEOUT }, async (t) => {
+  test(`layout at ${w}×${h}: the other scenarios (reasoning, parallel tools, tool validation, activity, interrupt, error) and every inspector tab`, { timeout: TIMEOUT }, async (t) => {
     const page = await openDemo(context, url, { viewport: { width: w, height: h } });
     t.after(() => page.close());
     await sendMessage(page, 'Think it through: 20 heads and 56 legs', { scenario: 'reasoning' });
@@ -228,6 +229,11 @@ for (const size of SIZES) {
     await sendMessage(page, 'Weather in Paris and the time in Tokyo, in parallel', { scenario: 'parallel-tools' });
     assert.deepEqual(await page.locator(tid('tool-status')).allTextContents(), ['complete', 'complete']);
     await checkLayout(page, size, 'parallel-tools');
+    await sendMessage(page, 'Check the weather in Oslo and save a packing note', { scenario: 'tool-validation' });
+    assert.deepEqual((await page.locator(tid('tool-status')).allTextContents()).slice(2), ['complete', 'complete', 'arguments cut off']);
+    assert.deepEqual(await page.locator(tid('tool-check')).evaluateAll((ls) => ls.filter((l) => !l.hidden).map((l) => l.dataset.kind)), ['invalid', 'ok', 'cut']);
+    await page.locator('[data-args="invalid"]').scrollIntoViewIfNeeded(); // its errors in view
+    await checkLayout(page, size, 'tool-validation');
     await sendMessage(page, 'Deploy the demo to staging and show the plan', { scenario: 'activity' });
     await checkLayout(page, size, 'activity');
     await sendMessage(page, 'Delete report-draft.txt', { scenario: 'interrupt' });
@@ -242,6 +248,12 @@ for (const size of SIZES) {
       await page.click(tid('side-close'));
     }
     await setInspector(page, true);
+    // The event that made a tool call's arguments invalid, selected: its row marked, its errors in the event tab.
+    assert.equal(await page.locator(tid('inspector')).evaluate((x) => {
+      const i = x.session.entries.findIndex((e) => e.argsInvalid);
+      x.select(i);
+      return x.session.entries[i].argsInvalid[0].errors[0].keyword;
+    }), 'enum');
     for (const tab of ['conversation', 'state', 'event', 'diff', 'lanes']) {
       await page.locator(tid('inspector')).evaluate((x, name) => { x.tab = name; x.flush(); }, tab);
       await checkLayout(page, size, `inspector-${tab}`);

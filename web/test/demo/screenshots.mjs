@@ -10,6 +10,10 @@
 //                       with citations, the agent state beside it
 //   docs/inspector.png  the same conversation with the Inspect panel open
 //                       beside the chat: the tool result picked, the lanes
+//   docs/tool-validation-demo.png
+//                       the tool-validation scenario: a call whose
+//                       arguments break its tool's schema, a valid retry,
+//                       a call whose arguments were cut off
 //
 // Needs `make wasm` and web/node_modules; builds the server unless
 // AGUI_DEMO_BIN. Run from anywhere: node web/test/demo/screenshots.mjs
@@ -32,8 +36,9 @@ export const SOURCES = [
   'web/test/support/demo-page.mjs',
   'testdata/scenarios/tools.jsonl',
   'testdata/scenarios/state.jsonl',
+  'testdata/scenarios/tool-validation.jsonl',
 ];
-export const PICTURES = ['docs/demo.png', 'docs/inspector.png'];
+export const PICTURES = ['docs/demo.png', 'docs/inspector.png', 'docs/tool-validation-demo.png'];
 export const RECORD = 'docs/screenshots.json';
 
 /** The files of patterns (a directory and a name with * in it), sorted by path. */
@@ -99,6 +104,18 @@ async function main() {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(root, 'docs/inspector.png') });
     if (page.problems.length) throw new Error(`the page reported problems:\n${page.problems.join('\n')}`);
+
+    // Tool arguments checked against the tools' schemas: the three verdicts, from the question on.
+    const checks = await openDemo(context, server.url, { viewport: { width: 1360, height: 1180 } });
+    await sendMessage(checks, 'Check the weather in Oslo and save a packing note', { scenario: 'tool-validation' });
+    await checks.evaluate(() => {
+      document.querySelector('[data-testid="conversation"]').scrollTop = 0;
+      document.activeElement?.blur();
+    });
+    await frames(checks);
+    await checks.waitForTimeout(300);
+    await checks.screenshot({ path: path.join(root, 'docs/tool-validation-demo.png') });
+    if (checks.problems.length) throw new Error(`the page reported problems:\n${checks.problems.join('\n')}`);
   } finally {
     await context.close();
     server.proc.kill('SIGTERM');

@@ -365,6 +365,110 @@ test('diff, lanes and a screenshot (test-output/inspector-*.png)', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('tool arguments: the event that made a call invalid is marked, its errors in the event pane, the call invalid in the lanes', async () => {
+  const lines = jsonlLines(await readFile(join(repoDir, 'testdata/scenarios/tool-validation.jsonl'), 'utf8'));
+  const res = await page.evaluate(async (lines) => {
+    const { inspector } = window.t;
+    await inspector.load(lines.join('\n'));
+    const entries = inspector.session.entries;
+    const marked = entries.filter((e) => e.argsInvalid).map((e) => e.seq);
+    const row = (i) => {
+      inspector.select(i);
+      inspector.flush();
+      const r = inspector.shadowRoot.querySelector(`.row[data-i="${i}"]`);
+      const type = r.querySelector('.type');
+      return { cls: r.classList.contains('args-invalid'), args: type.dataset.args ?? '', title: type.title };
+    };
+    const pane = (i) => {
+      inspector.select(i);
+      inspector.tab = 'event';
+      inspector.flush();
+      const box = inspector.shadowRoot.querySelector('[data-field="args-errors"]');
+      return box ? {
+        call: box.querySelector('.args-call').textContent,
+        errors: [...box.querySelectorAll('.args-error')].map((x) => [x.querySelector('.path').textContent, x.querySelector('.kw').textContent, x.querySelector('.msg').textContent]),
+      } : null;
+    };
+    const out = { marked, rows: {}, panes: {}, deltas: marked.map((i) => JSON.parse(entries[i].data).delta ?? JSON.parse(entries[i].data).type) };
+    for (const i of marked) { out.rows[i] = row(i); out.panes[i] = pane(i); }
+    const plain = entries.findIndex((e) => e.type === 'TOOL_CALL_ARGS' && !e.argsInvalid);
+    out.plainRow = row(plain);
+    out.plainPane = pane(plain);
+    inspector.tab = 'lanes';
+    inspector.flush();
+    out.lanes = [...inspector.shadowRoot.querySelectorAll('.lane[data-kind="tool"]')].map((l) => {
+      const bar = l.querySelector('.span');
+      return { args: bar.dataset.args ?? '', status: bar.dataset.status, marks: bar.querySelectorAll('.invalid-mark').length, title: bar.title, dur: l.querySelector('.lane-dur').textContent };
+    });
+    return out;
+  }, lines);
+  // Three entries: kelvin closes (enum), 10 closes (maximum), the note's TOOL_CALL_END (cut off).
+  assert.deepEqual(res.deltas, ['vin"', '}', 'TOOL_CALL_END']);
+  const [kelvin, days, end] = res.marked;
+  assert.deepEqual(res.rows[kelvin].cls, true);
+  assert.equal(res.rows[kelvin].args, 'invalid');
+  assert.match(res.rows[kelvin].title, /^TOOL_CALL_ARGS\ninvalid arguments: get_weather call_check_weather_1\n {2}enum at \/unit: must be one of celsius, fahrenheit$/);
+  assert.match(res.rows[days].title, /more argument errors: get_weather call_check_weather_1\n {2}maximum at \/days: must be at most 7$/);
+  assert.equal(res.rows[end].args, 'truncated');
+  assert.match(res.rows[end].title, /truncated at \(the arguments\): the arguments are not complete JSON/);
+  assert.deepEqual(res.plainRow, { cls: false, args: '', title: 'TOOL_CALL_ARGS' }, 'a pooled row marked before is cleared');
+  assert.deepEqual(res.panes[kelvin], { call: 'ƒ get_weather call_check_weather_1 made invalid here', errors: [['/unit', 'enum', 'must be one of celsius, fahrenheit']] });
+  assert.deepEqual(res.panes[days].errors, [['/days', 'maximum', 'must be at most 7']]);
+  assert.match(res.panes[end].call, /^ƒ save_note call_check_note_1 arguments cut off here$/);
+  assert.deepEqual(res.panes[end].errors.map((x) => x.slice(0, 2)), [['(root)', 'truncated']]);
+  assert.equal(res.plainPane, null);
+  assert.deepEqual(res.lanes.map((l) => [l.args, l.status, l.marks]), [['invalid', 'complete', 1], ['', 'complete', 0], ['truncated', 'cut off', 1]]);
+  assert.match(res.lanes[0].title, /invalid arguments \(enum, maximum\) at #\d+$/);
+  assert.match(res.lanes[0].dur, / · invalid arguments$/);
+  assert.match(res.lanes[2].dur, / · arguments cut off$/);
+  await page.locator('agui-inspector').screenshot({ path: join(repoDir, 'test-output/inspector-tool-validation.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('tool arguments: tools given by setTools() (an action entry) validate the calls after it, in a recording too', async () => {
+  const res = await page.evaluate(async () => {
+    const { inspector } = window.t;
+    const tools = [{ name: 'get_weather', parameters: { type: 'object', properties: { unit: { enum: ['celsius', 'fahrenheit'] } } } }];
+    const lines = [
+      { t: 0, action: 'setTools', args: [tools] },
+      { t: 1, event: { type: 'RUN_STARTED', threadId: 't', runId: 'r1' } },
+      { t: 2, event: { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'get_weather' } },
+      { t: 3, event: { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: '{"unit":"kel' } },
+      { t: 4, event: { type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta: 'vin"}' } },
+      { t: 5, event: { type: 'TOOL_CALL_END', toolCallId: 'c1' } },
+      { t: 6, event: { type: 'RUN_FINISHED', threadId: 't', runId: 'r1' } },
+    ].map((o) => JSON.stringify(o));
+    const text = ['{"aguiRecording":1,"created":"2026-01-01T00:00:00.000Z"}', ...lines].join('\n');
+    await inspector.load(text);
+    const s = inspector.session;
+    const out = {
+      types: s.entries.map((e) => e.type),
+      marked: s.entries.filter((e) => e.argsInvalid).map((e) => [e.seq, e.argsInvalid[0].errors[0].keyword]),
+      diags: s.entries.filter((e) => e.diagnostics).map((e) => e.seq),
+      status: s.stateAt(s.entries.length - 1).toolCalls[0].argsStatus,
+    };
+    // Tools the app gave its reducer only, given to the inspector's as well.
+    const r = window.t.factory.createReducer({ tools });
+    await inspector.attach(r, { reducerOptions: { tools } });
+    for (const { event } of lines.slice(1).map((l) => JSON.parse(l))) r.apply(JSON.stringify(event));
+    const live = inspector.session;
+    out.attached = {
+      app: r.state.toolCalls[0].argsStatus,
+      inspector: live.stateAt(live.entries.length - 1).toolCalls[0].argsStatus,
+      marked: live.entries.filter((e) => e.argsInvalid).length,
+      entries: live.entries.length,
+    };
+    inspector.detach();
+    return out;
+  });
+  assert.deepEqual(res.attached, { app: 'invalid', inspector: 'invalid', marked: 1, entries: 6 }, 'attach(reducer, {reducerOptions: {tools}}): the app\'s tools, given to the inspector too');
+  assert.deepEqual(res.types, ['setTools', 'RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'RUN_FINISHED']);
+  assert.deepEqual(res.marked, [[4, 'enum']], 'the delta that closed "kelvin"');
+  assert.deepEqual(res.diags, []);
+  assert.equal(res.status, 'invalid');
+  assert.deepEqual(problems, []);
+});
+
 test('demo markdown: built as nodes (never HTML), links only for http(s), unchanged blocks kept while text streams', async () => {
   const res = await page.evaluate(async () => {
     const { renderMarkdown } = await import('/web/demo/markdown.js');
