@@ -237,13 +237,25 @@ func (r *Reducer) setToolArgs(c *Change, t *ToolCall, text string) {
 	c.replace(path+"/argsText", jsonString(text))
 	if t.parser.final {
 		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth})
-		if err != nil || len(t.args) == 0 {
+		if len(t.args) == 0 {
+			v, err = jsontree.NewObject(0), nil
+		}
+		if err != nil {
 			v = jsontree.NewObject(0)
 		}
 		t.Args = v
+		r.finalArgsCheck(c, t, v, err)
 	} else {
-		t.parser.p = newArgsParser(r.opt.MaxDepth)
-		t.parser.p.Write(text, func(partialEdit) {})
+		// Judged again from the new text; the change record gets the
+		// difference.
+		status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
+		r.rebuildArgsCheck(t)
+		newStatus, newErrs := t.ArgsStatus, t.ArgsErrors
+		t.ArgsStatus, t.ArgsErrors = status, errs
+		r.setArgsCheck(c, t, newStatus, newErrs)
+		if !jsontree.Equal(safe, t.SafeArgs) {
+			c.replace(path+"/safeArgs", jsonValue(t.SafeArgs))
+		}
 	}
 	c.replace(path+"/args", jsonValue(t.liveArgs()))
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
+	"github.com/agui-reducer/agui/reducer/toolschema"
 )
 
 // restoreMaxDepth bounds snapshot nesting; memory, not the stack, is what
@@ -31,10 +32,12 @@ func (r *Reducer) Restore(data []byte) (*Change, error) {
 // about a fifth of a restore.
 func (r *Reducer) Load(data []byte) error {
 	next := New(r.opt)
+	next.tools = r.tools // the known tools are not state: they stay
 	if !next.loadFast(data) {
 		// The fast decoder refuses what it does not fully understand,
 		// errors included: the tree decoder then decides, and reports.
 		next = New(r.opt)
+		next.tools = r.tools
 		if err := next.loadTree(data); err != nil {
 			return err
 		}
@@ -342,16 +345,29 @@ func (r *Reducer) loadToolCall(v jsontree.Value) (*ToolCall, error) {
 	if b, ok := o.Get("clientSide"); ok {
 		t.ClientSide, _ = b.(bool)
 	}
+	t.ArgsStatus, _ = d.OptStr("argsStatus")
+	if a := d.Array("argsErrors", false); a != nil {
+		t.ArgsErrors = []toolschema.Error{}
+		for _, e := range a.Elems {
+			eo, _ := e.(*jsontree.Object)
+			if eo == nil {
+				continue
+			}
+			ed := fieldsOf(eo, "snapshot argsErrors entry")
+			t.ArgsErrors = append(t.ArgsErrors, toolschema.Error{Path: ed.Str("path", false), Keyword: ed.Str("keyword", false), Message: ed.Str("message", false)})
+		}
+	}
+	t.SafeArgs, _ = o.Get("safeArgs")
 	if d.Err != nil {
 		return nil, d.Err
 	}
 	switch t.Status {
 	case ToolRunning:
-		// Rebuild the incremental parser from the text so far.
-		t.parser.p = newArgsParser(r.opt.MaxDepth)
-		if len(t.args) > 0 {
-			t.parser.p.Write(string(t.args), func(partialEdit) {})
-		}
+		// Rebuild the incremental parser, and the validation, from the
+		// text so far (for the tools known now).
+		// Rebuild the incremental parser, and the validation, from the
+		// text so far.
+		r.rebuildArgsCheck(t)
 	case ToolComplete, ToolError:
 		t.parser.final = true
 	default:
@@ -388,6 +404,9 @@ type RunInputOptions struct {
 // context and forwardedProps. A field set in opt replaces the reducer's. Before any thread id is known, the first call
 // chooses one and later calls reuse it.
 func (r *Reducer) RunInput(opt RunInputOptions) []byte {
+	// The tools the client sends are the run's: their schemas validate
+	// its calls' arguments.
+	r.SetTools(opt.Tools)
 	threadID := opt.ThreadID
 	if threadID == "" {
 		threadID = r.st.ThreadID

@@ -48,6 +48,11 @@ type Options struct {
 	// event that would grow them past it is refused with too_large before
 	// the memory is spent.
 	MaxStateBytes int
+
+	// Tools are tools known to the application (an AG-UI Tool[]), whose
+	// parameters schemas validate the arguments of their calls beside
+	// the tools of each RunAgentInput (see SetTools).
+	Tools jsontree.Value
 }
 
 // Reducer folds AG-UI events into an AgentState. It is not safe for
@@ -55,8 +60,9 @@ type Options struct {
 type Reducer struct {
 	opt      Options
 	st       AgentState
-	msgByID  map[string]*Message  // first message with each id
-	toolByID map[string]*ToolCall // tool calls by id
+	msgByID  map[string]*Message    // first message with each id
+	toolByID map[string]*ToolCall   // tool calls by id
+	tools    map[string]*toolSchema // known tools' schemas by name (SetTools)
 	cited    map[*Message]struct{}
 	subByID  map[string]*Subagent
 
@@ -104,6 +110,7 @@ func New(opt Options) *Reducer {
 	}
 	r := &Reducer{opt: opt}
 	r.clear()
+	r.SetTools(opt.Tools)
 	return r
 }
 

@@ -300,6 +300,9 @@ func (r *Reducer) touchTool(t *ToolCall) {
 			if _, ok := cp.savedTools[t]; !ok {
 				s := *t
 				s.args = slices.Clone(t.args)
+				if t.SafeArgs != nil {
+					s.SafeArgs = jsontree.Clone(t.SafeArgs) // filled in place as members complete
+				}
 				if t.Metadata != nil {
 					s.Metadata = jsontree.Clone(t.Metadata).(*jsontree.Object)
 				}
@@ -325,12 +328,12 @@ func (r *Reducer) rewind(c *Change, i int) {
 		*m = s
 	}
 	for t, s := range cp.savedTools {
-		if !s.parser.final && s.parser.p != nil {
-			// The parser went on with the run's deltas: start it again.
-			s.parser.p = newArgsParser(r.opt.MaxDepth)
-			s.parser.p.Write(string(s.args), func(partialEdit) {})
-		}
 		*t = s
+		if !t.parser.final && t.parser.p != nil {
+			// The parser and the validation went on with the run's
+			// deltas: start them again.
+			r.rebuildArgsCheck(t)
+		}
 	}
 	// The cursor goes back with the state: a reconnect must not ask for
 	// what follows frames the state no longer holds. The run's frames

@@ -22,6 +22,8 @@ func (r *Reducer) runStarted(c *Change, ev *Event) {
 	var in []*Message
 	var raws []jsontree.Value
 	if ev.Input != nil {
+		tools, _ := ev.Input.Get("tools")
+		r.SetTools(tools)
 		mv, _ := ev.Input.Get("messages")
 		if list, _ := mv.(*jsontree.Array); list != nil {
 			for _, raw := range list.Elems {
@@ -211,11 +213,20 @@ func (r *Reducer) closeOpen(c *Change, failed bool) {
 		if failed {
 			// The arguments never finished: keep what arrived rather than
 			// replacing it by {}.
-			t.Args, t.parser = t.liveArgs(), argsParser{final: true}
+			// The arguments never finished: keep what arrived rather than
+			// replacing it by {}.
+			live := t.liveArgs()
+			r.finishArgs(c, t)
+			if !jsontree.Equal(live, t.Args) || sameShapeDiffers(live, t.Args) {
+				t.Args = live
+				c.replace(toolCallPath(t)+"/args", jsonValue(live))
+			}
 			t.Status = ToolError
 		} else {
-			r.finishArgs(c, t)
 			t.Status = ToolComplete
+			if !r.finishArgs(c, t) {
+				t.Status = ToolError
+			}
 		}
 		c.replace(path+"/status", jsonString(t.Status))
 	}

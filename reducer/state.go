@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
+	"github.com/agui-reducer/agui/reducer/toolschema"
 )
 
 // Run status values.
@@ -197,10 +198,21 @@ type ToolCall struct {
 	Approval   *jsontree.Object
 	ClientSide bool
 
+	// The validation of the arguments against the tool's parameters
+	// schema (docs/tool-validation.md): ArgsStreaming, ArgsValid,
+	// ArgsInvalid or ArgsUnchecked; the errors found (path, keyword,
+	// message; at most 20); and the arguments that are complete and valid
+	// so far (the top-level members of an object that are), for a UI that
+	// renders from arguments while they stream.
+	ArgsStatus string
+	ArgsErrors []toolschema.Error
+	SafeArgs   jsontree.Value
+
 	pos    int
 	born   uint64 // epoch of creation (replay.go)
 	paths  pathCache
 	parser argsParser
+	check  argsCheck
 }
 
 // ArgsText returns the raw concatenated argument deltas.
@@ -424,6 +436,18 @@ func (t *ToolCall) AppendJSON(dst []byte) []byte {
 	dst = jsontree.AppendString(dst, bytesString(t.args))
 	dst = appendKey(dst, &first, "args")
 	dst = jsontree.AppendJSON(dst, t.liveArgs())
+	if t.ArgsStatus != "" {
+		dst = appendKey(dst, &first, "argsStatus")
+		dst = jsontree.AppendString(dst, t.ArgsStatus)
+	}
+	if t.ArgsErrors != nil {
+		dst = appendKey(dst, &first, "argsErrors")
+		dst = appendArgsErrors(dst, t.ArgsErrors)
+	}
+	if t.SafeArgs != nil {
+		dst = appendKey(dst, &first, "safeArgs")
+		dst = jsontree.AppendJSON(dst, t.SafeArgs)
+	}
 	if t.HasResult {
 		dst = appendKey(dst, &first, "result")
 		dst = jsontree.AppendString(dst, t.Result)

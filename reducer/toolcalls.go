@@ -71,6 +71,7 @@ func (r *Reducer) toolStart(c *Change, ev *Event) {
 	t.SubagentRunID, t.HasSubagentRunID = owner.SubagentRunID, owner.HasSubagentRunID
 	t.Metadata = cloneObject(ev.Metadata)
 	t.parser.p = newArgsParser(r.opt.MaxDepth)
+	r.startArgsCheck(c, t)
 	r.attachToolCall(c, owner, t.ID)
 	r.appendToolCall(c, t)
 }
@@ -165,9 +166,11 @@ func (r *Reducer) argsEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 		c.appendText(path, e.Text)
 	case partialjson.Replace:
 		c.replace(path, jsonValue(e.Value))
+	case partialjson.End:
 	default:
 		c.add(path, jsonValue(e.Value))
 	}
+	r.checkEdit(c, t, e)
 }
 
 func (r *Reducer) toolEnd(c *Change, ev *Event) {
@@ -177,37 +180,51 @@ func (r *Reducer) toolEnd(c *Change, ev *Event) {
 		return
 	}
 	path := toolCallPath(t)
-	r.finishArgs(c, t)
+	whole := r.finishArgs(c, t)
 	if t.Status == ToolRunning {
+		// Arguments cut off are not a finished call.
 		t.Status = ToolComplete
-		c.replace(path+"/status", jsonString(ToolComplete))
+		if !whole {
+			t.Status = ToolError
+		}
+		c.replace(path+"/status", jsonString(t.Status))
 	}
 	mergeMetadata(c, &t.Metadata, ev.Metadata, path)
 }
 
-// finishArgs replaces the live args by the exact parse of the whole text; {}
-// (with a diagnostic) when it is not valid JSON.
-func (r *Reducer) finishArgs(c *Change, t *ToolCall) {
+// finishArgs replaces the live args by the exact parse of the whole text
+// and judges them (finalArgsCheck). Text that is not valid JSON (cut off)
+// gets {} as args, with a diagnostic, marks the arguments invalid
+// ("truncated") and reports false.
+func (r *Reducer) finishArgs(c *Change, t *ToolCall) bool {
 	if t.parser.final {
-		return
+		return true
 	}
 	var exact jsontree.Value
+	var parseErr error
 	if len(t.args) == 0 {
 		exact = jsontree.NewObject(0)
 	} else {
 		v, err := jsontree.Parse(t.args, jsontree.ParseOptions{MaxDepth: r.opt.MaxDepth, JSText: true})
 		if err != nil {
 			c.warn("bad_args", "TOOL_CALL_END: arguments of tool call '"+t.ID+"' are not valid JSON: "+err.Error())
-			exact = jsontree.NewObject(0)
+			parseErr = err
 		} else {
 			exact = v
 		}
 	}
 	live := t.liveArgs()
+	r.finalArgsCheck(c, t, exact, parseErr)
+	if parseErr != nil {
+		// The args stay best-effort: {} (safeArgs keeps the members
+		// that were complete and valid).
+		exact = jsontree.NewObject(0)
+	}
 	t.Args, t.parser = exact, argsParser{final: true}
 	if !jsontree.Equal(live, exact) || sameShapeDiffers(live, exact) {
 		c.replace(toolCallPath(t)+"/args", jsonValue(exact))
 	}
+	return parseErr == nil
 }
 
 // sameShapeDiffers catches values Equal treats as equal but whose JSON text
@@ -324,5 +341,5 @@ func containsString(ss []string, s string) bool {
 type partialEdit = partialjson.Edit
 
 func newArgsParser(depth int) *partialjson.Parser {
-	return partialjson.New(partialjson.Options{MaxDepth: depth, JSText: true})
+	return partialjson.New(partialjson.Options{MaxDepth: depth, JSText: true, Ends: true})
 }

@@ -150,13 +150,14 @@ func newID(string) string {
 }
 
 // create makes a reducer from options JSON ({strict, dialect, threadId,
-// maxEventBytes, maxDepth, maxFieldBytes, maxStateBytes, deterministicIds}; empty means defaults) and
-// returns its handle.
+// maxEventBytes, maxDepth, maxFieldBytes, maxStateBytes, deterministicIds,
+// tools}; empty means defaults) and returns its handle.
 func create(opts []byte) int32 {
 	o := reducer.Options{Clock: func() float64 { return clock() }, NewID: newID}
 	var dialectName string
 	if len(opts) > 0 {
-		v, err := jsontree.Parse(opts, jsontree.ParseOptions{MaxDepth: 16})
+		// Deep enough for the tools' schemas.
+		v, err := jsontree.Parse(opts, jsontree.ParseOptions{MaxDepth: 256})
 		obj, _ := v.(*jsontree.Object)
 		if err != nil || obj == nil {
 			return failWith("bad_options", "reducer options must be a JSON object")
@@ -183,6 +184,10 @@ func create(opts []byte) int32 {
 				o.ThreadID = id
 			case "maxStateBytes":
 				o.MaxStateBytes, bad = intOption(val)
+			case "tools":
+				_, isArr := val.(*jsontree.Array)
+				bad = !isArr && val != nil
+				o.Tools = val
 			case "dialect":
 				name, isStr := val.(string)
 				bad = !isStr || !slices.Contains(dialect.Names(), name) && name != ""
@@ -643,6 +648,19 @@ func runInput(h int32, data []byte) int32 {
 	}
 	out = append(out[:0], inst.r.RunInput(o)...)
 	return ok()
+}
+
+// setTools makes the tools in data (an AG-UI Tool[] as JSON) known for
+// validating tool-call arguments (reducer.SetTools) and outputs an empty
+// change record: the state changes only as calls stream.
+func setTools(h int32, data []byte) int32 {
+	inst := lookup(h)
+	v, err := jsontree.Parse(data, jsontree.ParseOptions{})
+	if _, isArr := v.(*jsontree.Array); err != nil || !isArr {
+		return failWith("bad_argument", "setTools: tools must be a JSON array")
+	}
+	inst.r.SetTools(v)
+	return change(&reducer.Change{})
 }
 
 // messages outputs the conversation in the official AG-UI Message[] shape.

@@ -480,3 +480,34 @@ func TestProxiedAmendment(t *testing.T) {
 		}
 	}
 }
+
+// TestToolSchemas: tools given at create or by setTools validate their
+// calls' arguments; the state says so.
+func TestToolSchemas(t *testing.T) {
+	const tools = `[{"name":"get_weather","parameters":{"type":"object","properties":{"unit":{"enum":["celsius","fahrenheit"]}},"additionalProperties":false}}]`
+	lines := []string{
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"get_weather"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"unit\":\"kelvin\"}"}`,
+	}
+	for _, how := range []string{"create", "setTools"} {
+		opts := `{}`
+		if how == "create" {
+			opts = `{"tools":` + tools + `}`
+		}
+		h := newHandle(t, opts)
+		if how == "setTools" {
+			s, ok := result(setTools(h, []byte(tools)))
+			require.True(t, ok, s)
+			_, ok = result(setTools(h, []byte(`{"name":"x"}`)))
+			require.False(t, ok, "setTools takes an array")
+		}
+		var last string
+		for _, l := range lines {
+			last, _ = result(apply(h, nil, []byte(l)))
+		}
+		require.Contains(t, last, `"keyword":"enum"`, how)
+		require.Contains(t, snap(t, h), `"argsStatus":"invalid"`, how)
+	}
+	_, ok := result(create([]byte(`{"tools":{}}`)))
+	require.False(t, ok)
+}

@@ -193,6 +193,12 @@ func wasmRestore(h, n int32) (r int32) {
 	return restore(h, in[:n])
 }
 
+//go:wasmexport setTools
+func wasmSetTools(h, n int32) (r int32) {
+	defer recoverCall(h, &r)
+	return setTools(h, in[:n])
+}
+
 //go:wasmexport runInput
 func wasmRunInput(h, n int32) (r int32) {
 	defer recoverCall(h, &r)

@@ -50,6 +50,11 @@
 //   - Add at an array index equal to the array's length appends;
 //   - Append adds decoded text to the end of the string at Path.
 //
+// With Options.Ends, the completion of every string, array and object is
+// reported too, as an End edit carrying the complete value (innermost
+// first), for a consumer that judges values once they are complete, such
+// as a schema validator; the other edits are the same.
+//
 // The Value of a container Add is always a new, empty container that the
 // consumer may keep; its members follow as further edits. A string starts
 // as an Add of "" and its text follows as Appends, at most one per Write.

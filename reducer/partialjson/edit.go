@@ -18,6 +18,12 @@ const (
 	Append
 	// Replace sets the root value; Path is always "".
 	Replace
+	// End says that the string, array or object most recently started
+	// and still open is complete; Value is it, complete (the parser's own
+	// container: read it, do not change or keep it). Path is empty. Only
+	// a Parser with Options.Ends emits End, after the edit that completes
+	// the value's text.
+	End
 )
 
 // String returns the lower-case name of the operation.
@@ -29,6 +35,8 @@ func (op EditOp) String() string {
 		return "append"
 	case Replace:
 		return "replace"
+	case End:
+		return "end"
 	}
 	return "EditOp(" + strconv.Itoa(int(op)) + ")"
 }

@@ -24,6 +24,11 @@ type Options struct {
 	// JavaScript string concatenation pairs them. The default follows
 	// encoding/json.
 	JSText bool
+	// Ends also reports the completion of every string, array and
+	// object as an End edit, for a consumer that judges values once they
+	// are complete (a schema validator). Numbers and literals are added
+	// complete and need none.
+	Ends bool
 }
 
 // SyntaxError describes malformed input.
@@ -42,6 +47,7 @@ func (e *SyntaxError) Error() string {
 // emit callbacks must not call back into it.
 type Parser struct {
 	maxDepth int
+	ends     bool
 	err      error
 	closed   bool
 	started  bool  // the root value exists
@@ -101,7 +107,7 @@ type openString struct{}
 
 // New returns a Parser with the given options.
 func New(opt Options) *Parser {
-	p := &Parser{maxDepth: opt.MaxDepth}
+	p := &Parser{maxDepth: opt.MaxDepth, ends: opt.Ends}
 	p.str.js = opt.JSText
 	return p
 }
@@ -188,13 +194,13 @@ func (p *Parser) structural(s string, i int, emit func(Edit)) int {
 	switch p.expect {
 	case expValue, expValueOrClose:
 		if c == ']' && p.expect == expValueOrClose {
-			p.closeContainer()
+			p.closeContainer(emit)
 			return i + 1
 		}
 		return p.beginValue(s, i, emit)
 	case expKeyOrClose, expKey:
 		if c == '}' && p.expect == expKeyOrClose {
-			p.closeContainer()
+			p.closeContainer(emit)
 			return i + 1
 		}
 		if c == '"' {
@@ -217,7 +223,7 @@ func (p *Parser) structural(s string, i int, emit func(Edit)) int {
 		case c == ',':
 			p.expect = expValue
 		case c == '}' && top.obj != nil, c == ']' && top.arr != nil:
-			p.closeContainer()
+			p.closeContainer(emit)
 		default:
 			p.fail(s, i, p.afterValue())
 			return i
@@ -365,7 +371,15 @@ func (p *Parser) setLast(v jsontree.Value) {
 	}
 }
 
-func (p *Parser) closeContainer() {
+func (p *Parser) closeContainer(emit func(Edit)) {
+	if p.ends && emit != nil {
+		f := &p.stack[len(p.stack)-1]
+		var v jsontree.Value = f.obj
+		if f.arr != nil {
+			v = f.arr
+		}
+		emit(Edit{Op: End, Value: v})
+	}
 	p.stack = p.stack[:len(p.stack)-1]
 	if len(p.stack) == 0 {
 		p.path = p.path[:0]
@@ -441,6 +455,9 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 				p.flush(emit)
 				p.setLast(d.text())
 				p.valueDone()
+				if p.ends && emit != nil {
+					emit(Edit{Op: End, Value: d.text()})
+				}
 			}
 			return i + 1
 		case '\\':

@@ -62,7 +62,7 @@ class Agent {
     this.#empty = reducerOptions.threadId ? freeze({ ...EMPTY_STATE, threadId: String(reducerOptions.threadId) }) : EMPTY_STATE;
     // Bound: components pass these around (useSyncExternalStore, onClick).
     for (const name of ['subscribe', 'getSnapshot', 'load', 'run', 'send', 'resume', 'stop', 'addUserMessage', 'addToolResult',
-      'reset', 'setState', 'setMessages', 'runInput', 'dispose']) {
+      'reset', 'setState', 'setMessages', 'runInput', 'setTools', 'dispose']) {
       this[name] = this[name].bind(this);
     }
     if (reducer) {
@@ -159,6 +159,7 @@ class Agent {
   setState(state) { return this.load().then((r) => r.setState(state)); }
   setMessages(messages) { return this.load().then((r) => r.setMessages(messages)); }
   runInput(options) { return this.load().then((r) => r.runInput(options)); }
+  setTools(tools) { return this.load().then((r) => r.setTools(tools)); }
 
   /** Disposes the reducer the agent made (not one it was given); a load in progress is dropped. */
   dispose() {

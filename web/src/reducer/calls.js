@@ -16,7 +16,24 @@ export const args = {
   addToolResult: (toolCallId, content) => JSON.stringify([toolCallId, typeof content === 'string' ? content : JSON.stringify(content)]),
   fail: (message, code) => JSON.stringify(code == null ? [String(message)] : [String(message), String(code)]),
   runInput: (options) => JSON.stringify(options ?? {}),
+  setTools: (tools) => {
+    if (!Array.isArray(tools)) throw new TypeError('agui reducer: setTools takes an array of tools ({name, parameters})');
+    return JSON.stringify(tools);
+  },
 };
+
+/**
+ * The tools of a run's input (a RunAgentInput object or its JSON text) as
+ * JSON text, or null: run() hands them to the reducer so that their schemas
+ * validate the run's tool-call arguments.
+ */
+export function inputTools(input) {
+  let tools = null;
+  try {
+    tools = (typeof input === 'string' ? JSON.parse(input) : input)?.tools;
+  } catch { /* not JSON: the request will say so */ }
+  return Array.isArray(tools) && tools.length > 0 ? JSON.stringify(tools) : null;
+}
 
 /**
  * apply(event, frame)'s arguments: {data, name, id} (id undefined when the

@@ -7,7 +7,7 @@ import { diagnosticError, chunkData, tokenKind, tokenOfText } from '../wasm/reco
 import { appendPath } from '../state/ops.js';
 import { Mirror } from '../state/mirror.js';
 import { runStream, settle } from './transport.js';
-import { args, eventArgs, valueArgs, snapshotArgs, snapshotArg, SurrogateCarry, resumeFrom } from './calls.js';
+import { args, eventArgs, valueArgs, snapshotArgs, snapshotArg, SurrogateCarry, resumeFrom, inputTools } from './calls.js';
 import { runTarget } from './run-target.js';
 
 // Reducers garbage-collected without dispose() free their Go state: the
@@ -232,6 +232,11 @@ class AguiReducer extends Mirror {
     return this.#value(this.#core.call('runInput', this.#handle(), args.runInput(options)));
   }
 
+  /** Tools (an AG-UI Tool[]) whose parameters schemas validate their calls' arguments. */
+  setTools(tools) {
+    this.#value(this.#core.call('setTools', this.#handle(), args.setTools(tools)));
+  }
+
   messages() {
     return this.#value(this.#core.call('messages', this.#handle()));
   }
@@ -254,6 +259,8 @@ class AguiReducer extends Mirror {
     const ctrl = new AbortController();
     this.#run = ctrl;
     this.#flushHigh(h); // a string fed before: its held half ends with the stream the run replaces
+    const tools = inputTools(input); // the run's tools validate its calls' arguments
+    if (tools) this.#core.call('setTools', h, tools);
     const target = runTarget(this.#core, h, {
       live: () => this.#h === h,
       commit: (text) => this._commit(JSON.parse(text)),

@@ -6,7 +6,7 @@ import { chunkData, compactBytes } from '../wasm/records.js';
 import { Mirror } from '../state/mirror.js';
 import { plainHeaders, settle } from '../reducer/transport.js';
 import { portablePolicy, badCursor, badCursorError } from '../reducer/resume.js';
-import { args, eventArgs, valueArgs, snapshotArgs, snapshotArg, SurrogateCarry, resumeFrom } from '../reducer/calls.js';
+import { args, eventArgs, valueArgs, snapshotArgs, snapshotArg, SurrogateCarry, resumeFrom, inputTools } from '../reducer/calls.js';
 
 // Worker reducers garbage-collected without dispose() are disposed in the
 // worker: the held value names the host and the reducer id, never the
@@ -226,6 +226,8 @@ class WorkerReducer extends Mirror {
     return a.record ? this.#commitOne(a.record) : this.#action('restore', [this._observers === null ? a.text : snapshotArg(a.text)], () => a.text);
   }
   runInput(options = {}) { return this.#async(() => this.#call('runInput', [args.runInput(options)])); }
+  /** Tools (an AG-UI Tool[]) whose parameters schemas validate their calls' arguments. */
+  setTools(tools) { return this.#async(() => this.#call('setTools', [args.setTools(tools)])).then(() => undefined); }
   messages() { return this.#call('messages', []); }
 
   /** Continues the run the state holds from its lastEventId (after restore()). */
@@ -259,6 +261,10 @@ class WorkerReducer extends Mirror {
     } catch (err) {
       return Promise.reject(err);
     }
+    // The run's tools validate its calls' arguments; the worker takes
+    // messages in order, so they are known before the run starts.
+    const tools = inputTools(input);
+    if (tools) this.#call('setTools', [tools]).catch((err) => this._report(err));
     const onAbort = () => this.#host._post({ op: 'abort', runId });
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#runs++;

@@ -89,6 +89,7 @@ export function serve(port) {
     restore: (h, [a]) => records(core.call('restore', h, a)),
     snapshot: (h) => ({ kind: 'json', ...core.call('snapshot', h) }),
     runInput: (h, [a]) => ({ kind: 'json', ...core.call('runInput', h, a) }),
+    setTools: (h, [a]) => ({ kind: 'json', ...core.call('setTools', h, a) }),
     messages: (h) => ({ kind: 'json', ...core.call('messages', h) }),
   };
 

@@ -1,4 +1,4 @@
-// The module's download size against its budget: 700,000 bytes brotli
+// The module's download size against its budget: 720,000 bytes brotli
 // (docs/performance.md, "Download size"). make wasm writes dist/agui.wasm.br with
 // Debian's brotli -q 11; without it (or when the copy is older than the
 // module) the size is computed here with the same quality and window.
@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { wasmURL } from '../support/helpers.mjs';
 
-const BUDGET = 700_000;
+const BUDGET = 720_000;
 
 function brotliSize() {
   const br = new URL(`${wasmURL.href}.br`);

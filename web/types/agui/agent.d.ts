@@ -1,6 +1,6 @@
 // Types of agui.js: agents: what the framework bindings (./react, ./svelte, ./vue) wrap (re-exported by ../agui.d.ts).
 
-import type { JSONValue, AgentState, InputContent } from './state.js';
+import type { JSONValue, AgentState, InputContent, ToolDefinition } from './state.js';
 import type { ChangeRecord } from './records.js';
 import type { ReducerOptions, RunAgentInput, RunInputOptions, RunOptions, RunOutcome } from './options.js';
 import type { Reducer, WorkerReducer, run, WorkerHostOptions, WorkerHost } from './reducer.js';
@@ -44,6 +44,9 @@ export interface Agent {
   setState(state: JSONValue): Promise<ChangeRecord>;
   setMessages(messages: JSONValue[]): Promise<ChangeRecord>;
   runInput(options?: RunInputOptions): Promise<RunAgentInput>;
+  /** The reducer's setTools(): tools whose schemas validate their calls' arguments (the
+   *  agent's options.tools does it from the start). */
+  setTools(tools: ToolDefinition[]): Promise<void>;
   /** Disposes the reducer it made (not one it was given). */
   dispose(): void;
 }

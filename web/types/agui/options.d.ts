@@ -1,6 +1,6 @@
 // Types of agui.js: options (re-exported by ../agui.d.ts).
 
-import type { JSONValue } from './state.js';
+import type { JSONValue, ToolDefinition } from './state.js';
 import type { Diagnostic, CustomEvent, ChangeRecord } from './records.js';
 
 export interface ReducerOptions {
@@ -26,6 +26,9 @@ export interface ReducerOptions {
   /** Ids the reducer makes itself (runInput's runId, user messages without id) are
    *  derived from the state instead of random UUIDs: for replays and tests. */
   deterministicIds?: boolean;
+  /** Tools known to the app (an AG-UI Tool[]) whose parameters JSON Schemas validate their
+   *  calls' arguments, beside those each run's input carries (docs/tool-validation.md). */
+  tools?: ToolDefinition[];
 }
 
 export interface LoadOptions {
@@ -69,7 +72,8 @@ export interface RunInputOptions {
   state?: JSONValue;
   /** Default: the conversation in the official Message[] shape. */
   messages?: JSONValue[];
-  tools?: JSONValue[];
+  /** The tools sent; their parameters schemas also validate the calls that follow. */
+  tools?: ToolDefinition[] | JSONValue[];
   context?: JSONValue[];
   forwardedProps?: JSONValue;
   resume?: JSONValue;

@@ -1,6 +1,6 @@
 // Types of agui.js: reducers (re-exported by ../agui.d.ts).
 
-import type { JSONValue, AgentState, InputContent } from './state.js';
+import type { JSONValue, AgentState, InputContent, ToolDefinition } from './state.js';
 import type { ChangeRecord } from './records.js';
 import type { ReducerOptions, LoadOptions, RunAgentInput, RunInputOptions, RunOptions, RunOutcome, ReducerEvents, RunReport } from './options.js';
 import type { Readable } from './rendering.js';
@@ -83,8 +83,15 @@ export interface Reducer extends MirrorAPI {
    *  fetched); a bad one (or one JSON.stringify cannot encode) yields an error diagnostic and
    *  changes nothing. */
   restore(snapshot: AgentState | string | Uint8Array): ChangeRecord;
-  /** The RunAgentInput for the next request (fresh runId, official Message[] shape). */
+  /** The RunAgentInput for the next request (fresh runId, official Message[] shape). Its tools
+   *  (options.tools) validate the arguments of the calls that follow (docs/tool-validation.md). */
   runInput(options?: RunInputOptions): RunAgentInput;
+  /** Makes tools known (an AG-UI Tool[]: {name, description?, parameters}) whose parameters JSON
+   *  Schemas validate the arguments of their calls as they stream (toolCalls[].argsStatus,
+   *  argsErrors, safeArgs; docs/tool-validation.md), beside the tools of each run's input. A
+   *  later definition of a name replaces the earlier one.
+   *  Throws a TypeError when tools is not an array. */
+  setTools(tools: ToolDefinition[]): void;
   /** The conversation in the official AG-UI Message[] shape. */
   messages(): JSONValue[];
   /** POSTs input (default runInput()) to url and streams the SSE answer through feed, reconnecting
@@ -112,6 +119,7 @@ export interface WorkerReducer extends MirrorAPI {
   snapshot(): Promise<AgentState>;
   restore(snapshot: AgentState | string | Uint8Array): Promise<ChangeRecord>;
   runInput(options?: RunInputOptions): Promise<RunAgentInput>;
+  setTools(tools: ToolDefinition[]): Promise<void>;
   messages(): Promise<JSONValue[]>;
   /** The fetch and the SSE parsing run in the worker (options.fetch, resume.sleep and
    *  resume.random are not supported). */

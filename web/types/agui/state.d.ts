@@ -105,6 +105,28 @@ export interface Message {
   streaming: boolean;
 }
 
+/** ToolCall.argsStatus. */
+export type ArgsStatus = 'streaming' | 'valid' | 'invalid' | 'unchecked';
+
+/** One way a tool call's arguments break the tool's schema. */
+export interface ArgsError {
+  /** JSON Pointer of the offending value in the arguments ('' is the arguments object). */
+  path: string;
+  /** The schema keyword that failed: 'type', 'enum', 'required', 'additionalProperties', ...;
+   *  'truncated' for arguments that are not complete JSON. */
+  keyword: string;
+  /** What is wrong, for people: "must be one of celsius, fahrenheit". */
+  message: string;
+}
+
+/** A tool as a RunAgentInput carries it (AG-UI Tool): its parameters are a JSON Schema. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: JSONValue;
+  [key: string]: JSONValue | undefined;
+}
+
 export interface ToolCall {
   id: string;
   name: string;
@@ -112,8 +134,21 @@ export interface ToolCall {
   status: 'running' | 'complete' | 'error';
   /** Raw concatenated TOOL_CALL_ARGS deltas. */
   argsText: string;
-  /** Best-effort parse while streaming; exact parse at END; {} if unparseable. */
+  /** Best-effort parse while streaming; exact parse at END; {} if unparseable (then argsStatus
+   *  is 'invalid', keyword 'truncated', and status 'error'). */
   args: JSONValue;
+  /** The arguments against the tool's parameters schema (docs/tool-validation.md):
+   *  'streaming' (arriving, no error known yet), 'valid', 'invalid' (an error no continuation can
+   *  repair, the complete arguments break the schema, or they were cut off: keyword
+   *  'truncated'), 'unchecked' (the tool's schema is unknown). */
+  argsStatus: ArgsStatus;
+  /** What is wrong with the arguments (at most 20), each at the event that completed the
+   *  offending value while streaming, the final list at END. Absent when none. */
+  argsErrors?: ArgsError[];
+  /** The arguments that are complete and valid so far: the top-level members of the arguments
+   *  object that are (never a half-written value, an out-of-enum string or a forbidden field),
+   *  for a UI that renders from arguments while they stream; all of args once valid. */
+  safeArgs: JSONValue;
   /** The result's text: the string sent, or the text parts of a content-part result joined by newlines. */
   result?: string;
   /** A content-part result as sent (TOOL_CALL_RESULT content: ContentPart[]). */

@@ -1,0 +1,120 @@
+// Tool-call arguments validated against the tools' schemas as they stream
+// (docs/tool-validation.md): the state the JS mirror shows, with the tools
+// given at creation, by setTools(), by runInput() and by run()'s input.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { loadReducer, createWorkerHost } from '../../entries/agui.node.js';
+import { serve } from '../../src/worker/entry.js';
+import { wasmURL } from '../support/helpers.mjs';
+
+const weather = {
+  name: 'get_weather',
+  description: 'Weather for a city',
+  parameters: {
+    type: 'object',
+    properties: {
+      city: { type: 'string' },
+      unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+      days: { type: 'integer', minimum: 1, maximum: 14 },
+    },
+    required: ['city'],
+    additionalProperties: false,
+  },
+};
+
+const call = (deltas, end = true) => [
+  { type: 'TOOL_CALL_START', toolCallId: 'c1', toolCallName: 'get_weather' },
+  ...deltas.map((delta) => ({ type: 'TOOL_CALL_ARGS', toolCallId: 'c1', delta })),
+  ...(end ? [{ type: 'TOOL_CALL_END', toolCallId: 'c1' }] : []),
+];
+
+test('an invalid value is in the state at the event that completes it; safeArgs holds what is complete and valid', async () => {
+  const factory = await loadReducer(wasmURL);
+  const r = factory.createReducer({ tools: [weather] });
+  const seen = [];
+  for (const ev of call(['{"city":"Paris","unit":"kel', 'vin","days":3', '}'])) {
+    r.apply(ev);
+    const tc = r.state.toolCalls[0];
+    seen.push({ status: tc.argsStatus, errors: tc.argsErrors, safe: tc.safeArgs });
+  }
+  assert.equal(seen[1].status, 'streaming');
+  assert.deepEqual(seen[1].safe, { city: 'Paris' });
+  assert.equal(seen[2].status, 'invalid');
+  assert.deepEqual(seen[2].errors, [{ path: '/unit', keyword: 'enum', message: 'must be one of celsius, fahrenheit' }]);
+  assert.deepEqual(seen[2].safe, { city: 'Paris' }, '"3" may still become "30": not yet complete');
+  assert.deepEqual(seen[3].safe, { city: 'Paris', days: 3 });
+  assert.equal(r.state.toolCalls[0].status, 'complete');
+  assert.equal(r.state.toolCalls[0].argsStatus, 'invalid');
+  r.dispose();
+});
+
+test('truncated arguments: status error, argsStatus invalid (truncated), never complete', async () => {
+  const factory = await loadReducer(wasmURL);
+  const r = factory.createReducer();
+  for (const ev of call(['{"city":"Par'])) r.apply(ev);
+  const tc = r.state.toolCalls[0];
+  assert.equal(tc.status, 'error');
+  assert.equal(tc.argsStatus, 'invalid');
+  assert.equal(tc.argsErrors[0].keyword, 'truncated');
+  assert.deepEqual(tc.args, {});
+  r.dispose();
+});
+
+test('the schemas come from setTools(), runInput() and run()\'s input; an unknown tool is unchecked', async () => {
+  const factory = await loadReducer(wasmURL);
+  const bad = call(['{"city":"Paris","days":30}']);
+  const statusAfter = (r) => { for (const ev of bad) r.apply(ev); return r.state.toolCalls[0].argsStatus; };
+
+  assert.equal(statusAfter(factory.createReducer()), 'unchecked');
+  const a = factory.createReducer();
+  a.setTools([weather]);
+  assert.equal(statusAfter(a), 'invalid');
+  assert.throws(() => a.setTools({}), TypeError);
+  const b = factory.createReducer();
+  b.runInput({ tools: [weather] });
+  assert.equal(statusAfter(b), 'invalid');
+
+  // run(): the input's tools, the stream without them.
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      for (const ev of [{ type: 'RUN_STARTED', threadId: 't', runId: 'r' }, ...bad, { type: 'RUN_FINISHED', threadId: 't', runId: 'r' }]) {
+        res.write(`data: ${JSON.stringify(ev)}\n\n`);
+      }
+      res.end();
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    const c = factory.createReducer();
+    const input = c.runInput();
+    input.tools = [weather];
+    await c.run(`http://127.0.0.1:${server.address().port}/`, JSON.stringify(input));
+    assert.equal(c.state.toolCalls[0].argsStatus, 'invalid');
+    assert.deepEqual(c.state.toolCalls[0].argsErrors.map((e) => e.keyword), ['maximum']);
+  } finally {
+    server.close();
+  }
+});
+
+test('a worker reducer takes tools too (setTools, createReducer options)', async () => {
+  const { port1, port2 } = new MessageChannel();
+  serve(port2);
+  const host = createWorkerHost({ worker: port1, wasmURL });
+  try {
+    for (const [opts, viaSet] of [[{ tools: [weather] }, false], [{}, true]]) {
+      const r = await host.createReducer(opts);
+      if (viaSet) assert.equal(await r.setTools([weather]), undefined);
+      for (const ev of call(['{"city":"Paris","unit":"kelvin"}'])) await r.apply(ev);
+      assert.equal(r.state.toolCalls[0].argsStatus, 'invalid');
+      assert.equal(r.state.toolCalls[0].argsErrors[0].path, '/unit');
+      r.dispose();
+    }
+  } finally {
+    host.terminate();
+    port1.close();
+    port2.close();
+  }
+});
