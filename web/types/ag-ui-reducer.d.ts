@@ -1,7 +1,7 @@
 // Types of src/ag-ui/with-reducer.js: the apply step of an @ag-ui/client agent done by
 // the wasm reducer. See docs/ag-ui-agent.md.
 
-import type { ReducerFactory, ReducerOptions, AgentState, ToolCall, ArgsError, JSONValue } from './agui.js';
+import type { ReducerFactory, ReducerOptions, AgentState, ToolCall, ArgsError } from './agui.js';
 
 /** What onInvalidToolCall is told (docs/ag-ui-agent.md, "Tool arguments"). */
 export interface InvalidToolCall {
@@ -23,7 +23,7 @@ export interface InvalidToolCall {
 /** What onInvalidToolCall may return: result answers the call with that tool result (a string,
  *  or a JSON value given as its JSON text) once it has ended, instead of leaving it to the host
  *  to run; nothing (undefined) leaves the call as it is. */
-export type InvalidToolCallAnswer = { result: string | JSONValue } | void | undefined;
+export type InvalidToolCallAnswer = { result: unknown } | void | undefined;
 
 /** What withReducer adds to a base class's constructor config. */
 export interface ReducerAgentConfig {
