@@ -11,8 +11,10 @@ import { toolValidationTests } from '../../web/test/ag-ui/tool-validation-agent.
 
 const Ours = withResume(withReducer(client.HttpAgent), { transformHttpEventStream: client.transformHttpEventStream, EventType: client.EventType });
 
+const WASM = '../../web/dist/agui.wasm';
+
 test.before(async () => {
-  setReducerFactory(await loadReducer(new URL('../../web/dist/agui.wasm', import.meta.url)));
+  setReducerFactory(await loadReducer(new URL(WASM, import.meta.url)));
 });
 
-toolValidationTests(test, client, Ours, '@ag-ui/client 0.0.59');
+toolValidationTests(test, client, Ours, '@ag-ui/client 0.0.59', () => loadReducer(new URL(WASM, import.meta.url)));

@@ -41,6 +41,13 @@ export const VALID = run('r-valid', [
   ...call('v2', ['{"city":"Rome"}']),
 ]);
 
+/** MIXED with its ids renamed (a later run of the same conversation). */
+const renamed = (events, suffix) => events.map((e) => {
+  const out = { ...e };
+  for (const k of ['runId', 'toolCallId', 'messageId', 'parentMessageId']) if (typeof out[k] === 'string') out[k] += suffix;
+  return out;
+});
+
 /** A valid call; one invalid mid-stream (enum, at the delta that closes "kelvin"); one cut off
  *  (at its end); one missing a required member (at the delta that closes the object). */
 export const MIXED = run('r-mixed', [
@@ -72,9 +79,9 @@ const statuses = (agent) => Object.fromEntries((agent.reducerState?.toolCalls ??
  * Registers the scenarios as node:test tests; client is the @ag-ui/client
  * module, Ours the drop-in class over it (with its transport).
  */
-export function toolValidationTests(test, client, Ours, label) {
+export function toolValidationTests(test, client, Ours, label, loadFactory) {
   let server;
-  const streams = new Map([['valid', [VALID, VALID.map((e) => (e.runId ? { ...e, runId: 'r-valid-2' } : e))]], ['mixed', [MIXED]]]);
+  const streams = new Map([['valid', [VALID, VALID.map((e) => (e.runId ? { ...e, runId: 'r-valid-2' } : e))]], ['mixed', [MIXED, renamed(MIXED, '-2')]]]);
   test.before(async () => { server = await serve(streams); });
   test.after(() => server.close());
 
@@ -139,6 +146,27 @@ export function toolValidationTests(test, client, Ours, label) {
     assert.equal(told.length, 3, 'a later run tells nothing again');
   });
 
+  test(`${label}: a cold run is not validated; the run the reducer takes over at gets its tools`, async () => {
+    let ready;
+    const pending = new Promise((r) => { ready = r; });
+    const told = [];
+    const agent = new Ours({ url: server.url('mixed', 0), threadId: 'th', reducer: pending, onInvalidToolCall: ({ toolCall }) => { told.push(toolCall.id); } });
+    await agent.runAgent({ runId: 'r-mixed', tools: TOOLS });
+    assert.equal(agent.reducerState, undefined, 'cold: @ag-ui/client folded it');
+    assert.deepEqual(told, []);
+    ready(await loadFactory());
+    await new Promise((r) => setTimeout(r, 0));
+    agent.url = server.url('mixed', 1);
+    await agent.runAgent({ runId: 'r-mixed-2', tools: TOOLS });
+    const st = statuses(agent);
+    // The cold run's calls, restored from agent.messages, carry no verdict; the reducer's run's do.
+    assert.deepEqual(st, {
+      ok: undefined, bad: undefined, cut: undefined, req: undefined,
+      'ok-2': 'valid', 'bad-2': 'invalid', 'cut-2': 'invalid', 'req-2': 'invalid',
+    });
+    assert.deepEqual(told, ['bad-2', 'cut-2', 'req-2']);
+  });
+
   test(`${label}: without the run's tools, calls are unchecked (truncation still caught)`, async () => {
     const agent = new Ours({ url: server.url('mixed', 0), threadId: 'th' });
     await agent.runAgent({ runId: 'r-mixed' });
@@ -167,7 +195,7 @@ export function toolValidationTests(test, client, Ours, label) {
       let told = 0;
       const ours = await quietly(() => scenario((c) => new Ours({ ...c, onInvalidToolCall: () => { told++; } })));
       assert.deepStrictEqual(ours, official, key);
-      assert.equal(told, key === 'mixed' ? 3 : 0);
+      assert.equal(told, key === 'mixed' ? 6 : 0, 'three invalid calls per mixed run');
     }
   });
 

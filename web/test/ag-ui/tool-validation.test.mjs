@@ -10,8 +10,10 @@ import { toolValidationTests } from './tool-validation-agent.mjs';
 
 const Ours = withResume(withReducer(client.HttpAgent), { transformHttpEventStream: client.transformHttpEventStream, EventType: client.EventType });
 
+const WASM = '../../dist/agui.wasm';
+
 test.before(async () => {
-  setReducerFactory(await loadReducer(new URL('../../dist/agui.wasm', import.meta.url)));
+  setReducerFactory(await loadReducer(new URL(WASM, import.meta.url)));
 });
 
-toolValidationTests(test, client, Ours, '@ag-ui/client 1.0.0');
+toolValidationTests(test, client, Ours, '@ag-ui/client 1.0.0', () => loadReducer(new URL(WASM, import.meta.url)));
