@@ -57,6 +57,13 @@ export const MIXED = run('r-mixed', [
   ...call('req', ['{"unit":', '"fahrenheit"}']),
 ]);
 
+/** A run that fails with a call's arguments still open. */
+export const FAILED = [
+  { type: 'RUN_STARTED', threadId: 'th', runId: 'r-failed' },
+  ...call('open', ['{"city":"Li'], { end: false }),
+  { type: 'RUN_ERROR', message: 'model overloaded' },
+];
+
 /** The rule CopilotKit 1.75's run handler applies after a run (core/run-handler.ts,
  *  processAgentResult): a frontend tool runs for each call of the run's new assistant
  *  messages that agent.messages holds no tool message for. */
@@ -81,7 +88,7 @@ const statuses = (agent) => Object.fromEntries((agent.reducerState?.toolCalls ??
  */
 export function toolValidationTests(test, client, Ours, label, loadFactory) {
   let server;
-  const streams = new Map([['valid', [VALID, VALID.map((e) => (e.runId ? { ...e, runId: 'r-valid-2' } : e))]], ['mixed', [MIXED, renamed(MIXED, '-2')]]]);
+  const streams = new Map([['valid', [VALID, VALID.map((e) => (e.runId ? { ...e, runId: 'r-valid-2' } : e))]], ['mixed', [MIXED, renamed(MIXED, '-2')]], ['failed', [FAILED]]]);
   test.before(async () => { server = await serve(streams); });
   test.after(() => server.close());
 
@@ -225,6 +232,23 @@ export function toolValidationTests(test, client, Ours, label, loadFactory) {
     agent.subscribe({ onRunInitialized: ({ input }) => { sent = input.messages; } });
     await agent.runAgent({ runId: 'r-valid', tools: TOOLS });
     assert.deepEqual(sent.filter((m) => m.role === 'tool').map((m) => m.toolCallId), ['bad', 'cut', 'req']);
+  });
+
+  test(`${label}: a run that fails with a call open: the call is invalid (truncated), the hook told at RUN_ERROR, a refusal answers it`, async () => {
+    const told = [];
+    const agent = new Ours({
+      url: server.url('failed', 0), threadId: 'th',
+      onInvalidToolCall: ({ toolCall, errors, event }) => {
+        told.push([toolCall.id, event.type, errors.map((e) => e.keyword)]);
+        return { result: 'Error: the arguments were cut off' };
+      },
+    });
+    await quietly(() => agent.runAgent({ runId: 'r-failed', tools: TOOLS }).catch(() => {}));
+    assert.deepEqual(told, [['open', 'RUN_ERROR', ['truncated']]]);
+    const tc = agent.reducerState.toolCalls[0];
+    assert.equal(tc.argsStatus, 'invalid');
+    assert.notEqual(tc.status, 'running');
+    assert.deepEqual(agent.messages.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content]), [['open', 'Error: the arguments were cut off']]);
   });
 
   test(`${label}: a hook that throws is logged and the run goes on`, async () => {
