@@ -367,7 +367,8 @@ export class Run {
       if (tc.status === 'running') continue;
       this.f.refusals.delete(id);
       if (tc.result !== undefined) continue; // answered already
-      const content = typeof result === 'string' ? result : JSON.stringify(result);
+      let content;
+      try { content = typeof result === 'string' ? result : JSON.stringify(result) ?? String(result); } catch { content = String(result); }
       this.#feed({ type: 'TOOL_CALL_RESULT', messageId: `result-${id}`, toolCallId: id, role: 'tool', content });
       this.answered.add(id);
       this.mutation.messages = this.messages;
