@@ -12,7 +12,7 @@ import (
 
 // writeFileTool is the schema of the large-arguments scenario's tool.
 const writeFileTool = `[{"name":"write_file","description":"Write a file","parameters":{"type":"object",` +
-	`"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000]+$"},"content":{"type":"string","maxLength":1000000}},` +
+	`"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000]+$"},"content":{"type":"string"}},` +
 	`"required":["path","content"],"additionalProperties":false}}]`
 
 // largeArgsEvents is the large-arguments scenario (bench/agent-large.mjs):

@@ -201,9 +201,11 @@ type ToolCall struct {
 	// The validation of the arguments against the tool's parameters
 	// schema (docs/tool-validation.md): ArgsStreaming, ArgsValid,
 	// ArgsInvalid or ArgsUnchecked; the errors found (path, keyword,
-	// message; at most 20); and the arguments that are complete and valid
-	// so far (the top-level members of an object that are), for a UI that
-	// renders from arguments while they stream.
+	// message; at most 20); and, for a call with a schema, the arguments
+	// that are valid so far (the top-level members of an object that are
+	// complete and brought no error, and a string only its type constrains
+	// as it streams), for a UI that renders from arguments while they
+	// stream; nil for a call without a schema.
 	ArgsStatus string
 	ArgsErrors []toolschema.Error
 	SafeArgs   jsontree.Value

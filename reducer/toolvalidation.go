@@ -43,7 +43,9 @@ type argsCheck struct {
 	// before it started.
 	key    string
 	before int
-	root   bool // the root value is an object
+	root   bool   // the root value is an object
+	free   bool   // the member is a string that streams into the safe arguments
+	text   []byte // its text so far
 	_      [0]func()
 }
 
@@ -87,10 +89,9 @@ func (r *Reducer) SetTools(tools jsontree.Value) {
 // a warning (c is nil on restore).
 func (r *Reducer) startArgsCheck(c *Change, t *ToolCall) {
 	t.check = argsCheck{}
-	t.ArgsStatus = ArgsUnchecked
-	t.SafeArgs = jsontree.NewObject(0)
+	t.ArgsStatus, t.SafeArgs = ArgsUnchecked, nil
 	if ts := r.tools[t.Name]; ts != nil {
-		t.ArgsStatus = ArgsStreaming
+		t.ArgsStatus, t.SafeArgs = ArgsStreaming, jsontree.NewObject(0)
 		t.check.stream = ts.schema.Stream(maxArgsErrors)
 		if u := ts.schema.Unchecked(); len(u) > 0 && !ts.told && c != nil {
 			ts.told = true
@@ -101,63 +102,79 @@ func (r *Reducer) startArgsCheck(c *Change, t *ToolCall) {
 
 // checkEdit feeds one parser edit to the call's validation and keeps its
 // state and the change record up to date.
+//
+// Safe arguments (calls with a schema only): a top-level member of the
+// arguments object joins them when it is complete and brought no error; a
+// string member that nothing but its type constrains joins them as it
+// starts and follows its text delta by delta (so that a 100 KB string
+// costs no 100 KB operation when it closes).
 func (r *Reducer) checkEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 	ck := &t.check
-	var added int
-	if ck.stream != nil {
-		added = ck.stream.Edit(e)
-		if added > 0 {
-			r.addArgsErrors(c, t)
-		}
+	if ck.stream == nil {
+		return
 	}
-	// Safe arguments: a top-level member of an object joins them when it
-	// is complete and brought no error.
+	added := ck.stream.Edit(e)
+	if added > 0 {
+		r.addArgsErrors(c, t)
+	}
+	o, _ := t.SafeArgs.(*jsontree.Object)
 	switch e.Op {
 	case partialjson.Add, partialjson.Replace:
 		if ck.depth == 0 {
 			_, ck.root = e.Value.(*jsontree.Object)
 		}
-		if ck.depth == 1 && ck.root && e.Path != "" {
-			ck.key = e.Path[1:]
-			ck.before = r.argsErrorCount(t) - added
+		member := ck.depth == 1 && ck.root && o != nil
+		if member {
+			ck.key, ck.before = e.Path[1:], r.argsErrorCount(t)-added
 		}
 		switch e.Value.(type) {
-		case *jsontree.Object, *jsontree.Array, string:
+		case string:
+			if member && added == 0 && ck.stream.OpenFree() {
+				ck.free, ck.text = true, nil
+				o.Set(unescapeToken(ck.key), "")
+				c.add(toolCallPath(t)+"/safeArgs/"+ck.key, []byte(`""`))
+			}
+			ck.depth++
+		case *jsontree.Object, *jsontree.Array:
 			ck.depth++
 		default:
-			if ck.depth == 1 && ck.root {
-				r.safeMember(c, t, e.Value)
+			if member {
+				r.safeMember(c, t, o, e.Value)
 			}
+		}
+	case partialjson.Append:
+		if ck.free {
+			ck.text = append(ck.text, e.Text...)
+			// A view of the text: it is only ever appended to.
+			o.Set(unescapeToken(ck.key), bytesString(ck.text))
+			c.appendText(toolCallPath(t)+"/safeArgs/"+ck.key, e.Text)
 		}
 	case partialjson.End:
 		ck.depth--
-		if ck.depth == 1 && ck.root {
-			r.safeMember(c, t, e.Value)
+		if ck.depth == 1 && ck.root && o != nil {
+			if ck.free {
+				ck.free = false
+				o.Set(unescapeToken(ck.key), e.Value) // the same text, complete
+			} else {
+				r.safeMember(c, t, o, e.Value)
+			}
 		}
 	}
 }
 
 //go:noinline
 func (r *Reducer) argsErrorCount(t *ToolCall) int {
-	if t.check.stream == nil {
-		return 0
-	}
 	return len(t.check.stream.Errors()) + t.check.stream.Dropped()
 }
 
 // safeMember adds the member just completed to the safe arguments unless
 // it brought an error.
-func (r *Reducer) safeMember(c *Change, t *ToolCall, v jsontree.Value) {
+func (r *Reducer) safeMember(c *Change, t *ToolCall, o *jsontree.Object, v jsontree.Value) {
 	if r.argsErrorCount(t) != t.check.before {
 		return
 	}
-	key := unescapeToken(t.check.key)
-	o, _ := t.SafeArgs.(*jsontree.Object)
-	if o == nil {
-		return
-	}
 	v = jsontree.Clone(v)
-	o.Set(key, v)
+	o.Set(unescapeToken(t.check.key), v)
 	c.add(toolCallPath(t)+"/safeArgs/"+t.check.key, jsonValue(v))
 }
 
@@ -181,20 +198,18 @@ func (r *Reducer) setArgsCheck(c *Change, t *ToolCall, status string, errs []too
 		t.ArgsStatus = status
 		c.replace(path+"/argsStatus", jsonString(status))
 	}
-	if sameErrors(errs, t.ArgsErrors) {
-		return
+	if errs != nil {
+		c.add(path+"/argsErrors", appendArgsErrors(nil, errs))
+	} else if t.ArgsErrors != nil {
+		c.remove(path + "/argsErrors")
 	}
-	if t.ArgsErrors, path = errs, path+"/argsErrors"; errs == nil {
-		c.remove(path)
-	} else {
-		c.add(path, appendArgsErrors(nil, errs))
-	}
+	t.ArgsErrors = errs
 }
 
 // finalArgsCheck judges the complete arguments (exact is nil when they
 // did not parse: truncated) and records the verdict. The safe arguments
-// become all of them when they are valid (or unchecked); else they stay
-// the members that completed valid while streaming.
+// become all of them when they are valid; else they stay the members that
+// completed valid while streaming (a call without a schema has none).
 func (r *Reducer) finalArgsCheck(c *Change, t *ToolCall, exact jsontree.Value, parseErr error) {
 	status, errs, safe := ArgsUnchecked, []toolschema.Error(nil), t.SafeArgs
 	var schema *toolschema.Schema
@@ -211,15 +226,18 @@ func (r *Reducer) finalArgsCheck(c *Change, t *ToolCall, exact jsontree.Value, p
 			status = ArgsInvalid
 		}
 	}
-	if status != ArgsInvalid {
-		safe = jsontree.Clone(exact)
+	if status == ArgsValid {
+		safe = exact
 	}
 	t.check = argsCheck{}
 	r.setArgsCheck(c, t, status, errs)
-	if !jsontree.Equal(safe, t.SafeArgs) || sameShapeDiffers(safe, t.SafeArgs) {
-		t.SafeArgs = safe
-		c.replace(toolCallPath(t)+"/safeArgs", jsonValue(safe))
+	// Valid arguments are safe whole: usually what streamed in already
+	// (equal, and from the same text), else written whole.
+	if safe != nil && !jsontree.Equal(safe, t.SafeArgs) {
+		safe = jsontree.Clone(safe)
+		c.add(toolCallPath(t)+"/safeArgs", jsonValue(safe))
 	}
+	t.SafeArgs = safe
 }
 
 func appendArgsErrors(dst []byte, errs []toolschema.Error) []byte {
@@ -241,30 +259,11 @@ func appendArgsErrors(dst []byte, errs []toolschema.Error) []byte {
 
 // rebuildArgsCheck sets t's parser and validation up again from its
 // argument text so far (a restore, a rewind, an amendment), for the tools
-// known now. A tool it does not know keeps the verdict t holds.
+// known now.
 func (r *Reducer) rebuildArgsCheck(t *ToolCall) {
-	status, errs, safe := t.ArgsStatus, t.ArgsErrors, t.SafeArgs
 	t.parser.p = newArgsParser(r.opt.MaxDepth)
 	r.startArgsCheck(nil, t)
 	t.ArgsErrors = nil
 	var scratch Change
 	t.parser.p.Write(string(t.args), func(e partialEdit) { r.checkEdit(&scratch, t, e) })
-	if t.check.stream == nil && status != "" {
-		t.ArgsStatus, t.ArgsErrors = status, errs
-		if safe != nil {
-			t.SafeArgs = safe
-		}
-	}
-}
-
-func sameErrors(a, b []toolschema.Error) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Path != b[i].Path || a[i].Keyword != b[i].Keyword || a[i].Message != b[i].Message {
-			return false
-		}
-	}
-	return true
 }

@@ -245,3 +245,47 @@ func TestArgsValidationAmend(t *testing.T) {
 	assert.Equal(t, "valid", tc["argsStatus"])
 	assert.Nil(t, tc["argsErrors"])
 }
+
+// FuzzToolArgs folds a tool call whose arguments are data cut into the
+// deltas cuts says, against a schema with nested objects, arrays, anyOf
+// and a $ref: the mirror follows the state (foldLines checks it after
+// every event), a call whose text does not parse is never complete, and
+// one that parses is complete with a final verdict.
+func FuzzToolArgs(f *testing.F) {
+	const tools = `[{"name":"t","parameters":{"type":"object","$defs":{"p":{"type":"object","properties":{"x":{"type":"integer","maximum":9}},"required":["x"]}},` +
+		`"properties":{"s":{"type":"string"},"e":{"enum":["a","b"]},"n":{"type":"number","multipleOf":0.5},"l":{"type":"array","items":{"$ref":"#/$defs/p"},"maxItems":2},` +
+		`"u":{"anyOf":[{"type":"null"},{"type":"string","maxLength":3}]}},"additionalProperties":false}}]`
+	f.Add(`{"s":"hi","e":"a","n":1.5,"l":[{"x":1}],"u":null}`, []byte{3, 5, 1})
+	f.Add(`{"s":"hi","e":"c","n":1.2,"l":[{"x":10},{},{"x":1}],"u":"long","z":0}`, []byte{7})
+	f.Add(`{"s":"h\u00e9\ud83d`, []byte{2, 2})
+	f.Add(`[1,2`, []byte{1})
+	f.Fuzz(func(t *testing.T, data string, cuts []byte) {
+		var deltas []string
+		rest := data
+		for i := 0; len(rest) > 0; i++ {
+			n := len(rest)
+			if i < len(cuts) {
+				n = min(n, 1+int(cuts[i])%32)
+			}
+			deltas = append(deltas, rest[:n])
+			rest = rest[n:]
+		}
+		r := New(Options{Tools: parseJSON(t, tools)})
+		lines := []string{`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"t"}`}
+		for _, d := range deltas {
+			lines = append(lines, `{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":`+string(jsontree.AppendString(nil, d))+`}`)
+		}
+		foldLines(t, r, append(lines, `{"type":"TOOL_CALL_END","toolCallId":"c1"}`))
+		tc := r.State().ToolCalls[0]
+		text := tc.ArgsText() // what arrived (invalid UTF-8 replaced)
+		_, err := jsontree.Parse([]byte(text), jsontree.ParseOptions{JSText: true, MaxDepth: r.opt.MaxDepth})
+		switch {
+		case text != "" && err != nil:
+			if tc.Status == ToolComplete || tc.ArgsStatus != ArgsInvalid {
+				t.Fatalf("%q does not parse, yet status %s, argsStatus %s", data, tc.Status, tc.ArgsStatus)
+			}
+		case tc.Status != ToolComplete || tc.ArgsStatus != ArgsValid && tc.ArgsStatus != ArgsInvalid:
+			t.Fatalf("%q: status %s, argsStatus %s", data, tc.Status, tc.ArgsStatus)
+		}
+	})
+}

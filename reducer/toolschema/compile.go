@@ -226,7 +226,7 @@ func (c *compiler) object(n *node, s *jsontree.Object) {
 				}
 			}
 		case 7, 8:
-			if obj == nil {
+			if obj == nil || kw == 8 && !hasPatterns {
 				c.skip(n, k)
 				break
 			}
@@ -339,13 +339,8 @@ func (c *compiler) types(n *node, v jsontree.Value) typeSet {
 func (c *compiler) count(n *node, v jsontree.Value, kw string) int {
 	num, ok := v.(jsontree.Number)
 	if ok {
-		d := parseDecimal(num)
-		if d.integer() && !d.neg && d.point <= 9 {
-			m, e, _ := d.mantissa()
-			for ; e > 0; e-- {
-				m *= 10
-			}
-			return int(m)
+		if n, ok := parseDecimal(num).smallInt(); ok {
+			return n
 		}
 	}
 	c.skip(n, kw)

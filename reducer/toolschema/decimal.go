@@ -1,3 +1,5 @@
+//go:build !js
+
 package toolschema
 
 import "github.com/agui-reducer/agui/reducer/jsontree"
@@ -155,4 +157,16 @@ func multipleOf(x, m decimal) (yes, known bool) {
 		r = r * 10 % b // r < b < 10^18: no overflow
 	}
 	return r == 0, true
+}
+
+// smallInt returns d as an int when it is an integer in [0, 10^9).
+func (d decimal) smallInt() (int, bool) {
+	if !d.integer() || d.neg || d.point > 9 {
+		return 0, false
+	}
+	m, e, _ := d.mantissa()
+	for ; e > 0; e-- {
+		m *= 10
+	}
+	return int(m), true
 }

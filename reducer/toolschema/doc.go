@@ -13,7 +13,9 @@
 // allOf, anyOf, oneOf, not, and $ref to a JSON Pointer into the same
 // document ("#", "#/$defs/...", "#/definitions/..."). format is an
 // annotation and judges nothing. Numbers compare exactly (as decimals,
-// never through float64): 0.0075 is a multiple of 0.0001.
+// never through float64): 0.0075 is a multiple of 0.0001. (The js/wasm
+// build compares them as float64, for the WebAssembly module's size; a
+// multipleOf past float64's precision then passes.)
 //
 // Any other assertion or applicator of draft 2020-12 (minProperties,
 // maxProperties, contains, propertyNames, if/then/else,
@@ -48,7 +50,9 @@
 // subschema is found by its key, a container's own keywords (required,
 // minItems, maxItems, ...) are checked once when it closes. Only a value
 // under anyOf, oneOf or not is checked as a whole, when it completes, since
-// which branch holds is known only then.
+// which branch holds is known only then. [Stream.OpenFree] tells a consumer
+// that a string just started is valid at every prefix (only its type
+// constrains it), so that it may show it while it streams.
 //
 // Once the whole value is known, [Schema.Validate] gives the final verdict;
 // on a complete document the errors of a Stream and of Validate are the

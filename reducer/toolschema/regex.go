@@ -19,6 +19,9 @@ type pattern struct {
 	root *rnode
 }
 
+// hasPatterns says that this build matches patterns.
+const hasPatterns = true
+
 type rkind uint8
 
 const (

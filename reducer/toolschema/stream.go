@@ -146,3 +146,23 @@ func lastToken(path string) string {
 	}
 	return k
 }
+
+// OpenFree reports whether the innermost open value, just started, is one
+// every value of its kind satisfies as far as its subschemas go: a string
+// that only its type constrains (no enum, const, pattern, length, branch)
+// is valid at every prefix, so a consumer may show it while it streams.
+func (st *Stream) OpenFree() bool {
+	if len(st.stack) == 0 {
+		return false
+	}
+	f := st.stack[len(st.stack)-1]
+	for _, n := range st.ents[f.start:f.end] {
+		for _, p := range n.flat {
+			if p.never || p.branching || p.hasEnum || p.hasConst || p.pat != nil ||
+				p.cnt[cntMinLength] >= 0 || p.cnt[cntMaxLength] >= 0 || p.types != 0 && p.types&tString == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -116,7 +116,7 @@ func (c *checker) local(p *node, v jsontree.Value) {
 			}
 		}
 		if !in {
-			c.fail("enum", "must be one of "+showList(p.enum))
+			c.fail("enum", "must be one of "+show(p.enum...))
 		}
 	}
 	switch x := v.(type) {
@@ -226,6 +226,9 @@ func (p *node) memberNodes(dst []*node, key string) (_ []*node, forbidden bool) 
 		dst = append(dst, kid)
 	}
 	for _, pp := range p.patProps {
+		if !hasPatterns {
+			break
+		}
 		ok, known := pp.pat.match(key)
 		if ok && known {
 			dst = append(dst, pp.n)
@@ -342,29 +345,22 @@ func typeList(t typeSet) string {
 
 // show renders a schema value in a message: a string as its text, anything
 // else as JSON.
-func show(v jsontree.Value) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b := jsontree.AppendJSON(nil, v)
-	if len(b) > 80 {
-		return string(b[:77]) + "..."
+func show(vs ...jsontree.Value) string {
+	var b []byte
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if s, ok := v.(string); ok {
+			b = append(b, s...)
+		} else {
+			b = jsontree.AppendJSON(b, v)
+		}
+		if len(b) > 120 {
+			return string(b[:117]) + "..."
+		}
 	}
 	return string(b)
-}
-
-func showList(vs []jsontree.Value) string {
-	s := ""
-	for i, v := range vs {
-		if i == 10 {
-			return s + ", ..."
-		}
-		if i > 0 {
-			s += ", "
-		}
-		s += show(v)
-	}
-	return s
 }
 
 // equal is JSON equality (1 equals 1.0).

@@ -1,7 +1,29 @@
 // Types of src/ag-ui/with-reducer.js: the apply step of an @ag-ui/client agent done by
 // the wasm reducer. See docs/ag-ui-agent.md.
 
-import type { ReducerFactory, ReducerOptions, AgentState } from './agui.js';
+import type { ReducerFactory, ReducerOptions, AgentState, ToolCall, ArgsError } from './agui.js';
+
+/** What onInvalidToolCall is told (docs/ag-ui-agent.md, "Tool arguments"). */
+export interface InvalidToolCall {
+  /** The reducer's tool call (agent.reducerState.toolCalls[i]): argsStatus 'invalid', args,
+   *  argsText, safeArgs; status 'running' when the error came while it streams. */
+  toolCall: ToolCall;
+  /** Its argsErrors at that event: path, keyword ('enum', 'required', 'truncated', …), message. */
+  errors: ArgsError[];
+  /** The event that made it invalid: the TOOL_CALL_ARGS that completed the offending value, the
+   *  TOOL_CALL_END (arguments cut off, or judged whole), or the RUN_FINISHED/RUN_ERROR that ended
+   *  the run with the call still open. */
+  event: { type: string; [key: string]: unknown };
+  /** The agent. */
+  agent: unknown;
+  /** The run's RunAgentInput (its tools are the schemas). */
+  input: unknown;
+}
+
+/** What onInvalidToolCall may return: result answers the call with that tool result (a string,
+ *  or a JSON value given as its JSON text) once it has ended, instead of leaving it to the host
+ *  to run; nothing (undefined) leaves the call as it is. */
+export type InvalidToolCallAnswer = { result: unknown } | void | undefined;
 
 /** What withReducer adds to a base class's constructor config. */
 export interface ReducerAgentConfig {
@@ -10,8 +32,16 @@ export interface ReducerAgentConfig {
    *  waits for it: one that starts before it is ready (or after it failed to load) is folded by
    *  the base class's own apply step (docs/ag-ui-agent.md, "Cold start"). */
   reducer?: ReducerFactory | Promise<ReducerFactory>;
-  /** Options of the agent's reducer (dialect is "agui"). */
+  /** Options of the agent's reducer (dialect is "agui"). Its tools validate calls beside each
+   *  run's input.tools, which the agent hands the reducer (docs/tool-validation.md). */
   reducerOptions?: Omit<ReducerOptions, 'dialect'>;
+  /** Called once per tool call whose arguments break its tool's parameters schema (the run's
+   *  input.tools, or reducerOptions.tools), synchronously, at the event that made them invalid
+   *  (a call of a cold run is not validated). Returning {result} refuses the call: once it has
+   *  ended, the agent adds a tool message with that content (id `result-<toolCallId>`) to
+   *  agent.messages, so that a host which runs frontend tools for unanswered calls (CopilotKit)
+   *  does not run it; the next run sends it to the model. A throw is logged and ignored. */
+  onInvalidToolCall?: (info: InvalidToolCall) => InvalidToolCallAnswer;
 }
 
 /** The members withReducer adds. */

@@ -10,7 +10,7 @@ export { withReducer, setReducerFactory } from './ag-ui-reducer.js';
  *  every run that starts after it is folded by the reducer (docs/ag-ui-agent.md, "Cold start").
  *  Rejects with the LoadError of a factory that failed to load. */
 export function reducerReady(): Promise<void>;
-export type { ReducerAgentConfig, ReducerAgentMembers } from './ag-ui-reducer.js';
+export type { ReducerAgentConfig, ReducerAgentMembers, InvalidToolCall, InvalidToolCallAnswer } from './ag-ui-reducer.js';
 
 /** AbstractAgent with the reducer as its apply step; subclasses implement run(input). */
 export declare abstract class ReducerAgent extends OfficialAbstractAgent implements ReducerAgentMembers {

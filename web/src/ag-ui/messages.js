@@ -64,7 +64,14 @@ export function common(out, m) {
  */
 export function reducerMessages(messages, current, keep = null) {
   const running = new Map();
-  for (const t of current.toolCalls) if (t.status === 'running') running.set(t.id, t);
+  // The verdicts on arguments the reducer has judged (docs/tool-validation.md)
+  // stay with the calls whose text is unchanged: the official shape has no
+  // place for them, and a restore judges only calls still streaming.
+  const judged = new Map();
+  for (const t of current.toolCalls) {
+    if (t.status === 'running') running.set(t.id, t);
+    else if (t.argsStatus !== undefined) judged.set(t.id, t);
+  }
   const msgs = [];
   const tcs = [];
   for (const m of messages) {
@@ -87,6 +94,13 @@ export function reducerMessages(messages, current, keep = null) {
               status: live ? 'running' : 'complete', argsText: t.function?.arguments ?? '',
               args: live ? live.args : args,
             };
+            const was = judged.get(t.id);
+            if (was !== undefined && was.argsText === tc.argsText) {
+              tc.status = was.status;
+              tc.argsStatus = was.argsStatus;
+              if (was.argsErrors !== undefined) tc.argsErrors = was.argsErrors;
+              if (was.safeArgs !== undefined) tc.safeArgs = was.safeArgs;
+            }
             if (t.encryptedValue !== undefined) tc.encryptedValue = t.encryptedValue;
             if (t.metadata !== undefined) tc.metadata = t.metadata;
             tcs.push(tc);

@@ -9,8 +9,11 @@ import { originalOf } from './bridge.js';
 
 /** One run's apply step: the official defaultApplyEvents, event by event, with the reducer. */
 export class Run {
-  constructor(agent, fold, input, subscribers, queue = null) {
+  constructor(agent, fold, input, subscribers, queue = null, onInvalid = null) {
     this.agent = agent;
+    // The agent's onInvalidToolCall (docs/ag-ui-agent.md, "Tool arguments"):
+    // told once per call whose arguments break its tool's schema.
+    this.onInvalid = onInvalid;
     // The run's events not yet applied (with-reducer.js's queue): a network
     // read's later events, which the view's argument texts build ahead for.
     if (queue !== null) fold.view.args.queue = queue;
@@ -123,6 +126,7 @@ export class Run {
         chain?.done();
       }
       this.mutation.messages = this.messages;
+      if (args && this.onInvalid !== null) this.#judged(event.toolCallId, event);
     }
     return this.flush(emit);
   }
@@ -284,6 +288,10 @@ export class Run {
       }
       if (changesMessages) this.mutation.messages = this.messages;
       if (changesState) this.mutation.state = this.state;
+      if (this.onInvalid !== null) {
+        if (type === 'TOOL_CALL_ARGS' || type === 'TOOL_CALL_END') this.#judged(event.toolCallId, event);
+        else if (type === 'RUN_FINISHED' || type === 'RUN_ERROR') for (const id of this.runToolCallIds) this.#judged(id, event);
+      }
     }
 
     // The announcements the official reducer makes after applying.
@@ -313,7 +321,58 @@ export class Run {
         }
         break;
     }
+    // A refused call is answered once it has ended, after the event's announcements.
+    if (this.f.refusals.size > 0 && (type === 'TOOL_CALL_END' || type === 'RUN_FINISHED' || type === 'RUN_ERROR')) this.#answer();
     return this.flush(emit);
+  }
+
+  /** The reducer's tool call with that id. */
+  #reducerToolCall(id) {
+    const st = this.f.r.state;
+    const v = this.f.view;
+    return st.toolCalls === v.srcToolCalls ? v.srcToolCallOf(id) : st.toolCalls.find((t) => t.id === id);
+  }
+
+  /**
+   * After an event folded: tells onInvalidToolCall, once per call, when the
+   * call's arguments have become invalid (at the event that completed the
+   * offending value, or at the call's end for what only the whole value
+   * shows: required, truncated); a result it answers with is kept until the
+   * call has ended (#answer).
+   */
+  #judged(id, event) {
+    const tc = this.#reducerToolCall(id);
+    if (tc === undefined || tc.argsStatus !== 'invalid' || this.f.told.has(id)) return;
+    this.f.told.add(id);
+    let answer;
+    try {
+      answer = this.onInvalid({ toolCall: tc, errors: tc.argsErrors ?? [], event, agent: this.agent, input: this.input });
+    } catch (err) {
+      console.error('onInvalidToolCall error:', err);
+      return;
+    }
+    if (answer !== null && typeof answer === 'object' && answer.result !== undefined) this.f.refusals.set(id, answer.result);
+  }
+
+  /**
+   * Answers the refused calls that have ended with their results: a tool
+   * message, as a TOOL_CALL_RESULT from the agent would add, so that a host
+   * that runs frontend tools (CopilotKit) finds the call answered and does
+   * not run it. No subscriber hook is called for it; agent.messages holds it.
+   */
+  #answer() {
+    for (const [id, result] of this.f.refusals) {
+      const tc = this.#reducerToolCall(id);
+      if (tc === undefined) { this.f.refusals.delete(id); continue; }
+      if (tc.status === 'running') continue;
+      this.f.refusals.delete(id);
+      if (tc.result !== undefined) continue; // answered already
+      let content;
+      try { content = typeof result === 'string' ? result : JSON.stringify(result) ?? String(result); } catch { content = String(result); }
+      this.#feed({ type: 'TOOL_CALL_RESULT', messageId: `result-${id}`, toolCallId: id, role: 'tool', content });
+      this.answered.add(id);
+      this.mutation.messages = this.messages;
+    }
   }
 
   // The first message (tool call) with an id in msgs: from the view's

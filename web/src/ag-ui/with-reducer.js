@@ -49,6 +49,9 @@ class Fold {
     this.view = new OfficialView();
     this.runIds = new Set(); // runs fed to the reducer (it skips a replayed one; the official client does not)
     this.alias = null; // [runId, alias] while a replayed run is fed under another id
+    this.toolsText = null; // the run tools last handed to the reducer, as JSON
+    this.told = new Set(); // tool calls whose invalid arguments onInvalidToolCall was told of
+    this.refusals = new Map(); // tool call id → the result onInvalidToolCall answers it with, once it ends
     this.view.update(reducer.state);
   }
 
@@ -96,6 +99,26 @@ class Fold {
       v.cache.set(m, { tcs, out: [frozen[i]] });
     });
     v.adopt(st, frozen);
+  }
+
+  /**
+   * Hands the reducer a run's tools (input.tools, as @ag-ui/client builds
+   * it from the agent's or CopilotKit's frontend tools): their parameters
+   * schemas validate the arguments of their calls while they stream
+   * (docs/tool-validation.md). The same list again costs a stringify.
+   */
+  setTools(tools) {
+    if (!Array.isArray(tools) || tools.length === 0) return;
+    let text;
+    try { text = JSON.stringify(tools); } catch { return; }
+    if (text === this.toolsText) return;
+    this.toolsText = text;
+    try {
+      this.r.setTools(tools);
+    } catch (err) {
+      // Tools the reducer cannot take never fail a run HttpAgent would make.
+      console.warn(`agui reducer: the run's tools are not validated (${err?.message ?? err})`);
+    }
   }
 
   /** Replaces the shared state (a subscriber's mutation; with equal, input.state at the
@@ -260,7 +283,10 @@ export function withReducer(Base) {
   return class ReducerAgent extends Base {
     constructor(config = {}, ...rest) {
       super(config, ...rest);
-      this[CONFIG] = { reducer: config?.reducer ?? null, reducerOptions: config?.reducerOptions ?? null, bridge: config?.bridge };
+      this[CONFIG] = {
+        reducer: config?.reducer ?? null, reducerOptions: config?.reducerOptions ?? null, bridge: config?.bridge,
+        onInvalidToolCall: typeof config?.onInvalidToolCall === 'function' ? config.onInvalidToolCall : null,
+      };
     }
 
     /** The reducer's agent state (web/types/agui.d.ts AgentState), once a run started. */
@@ -329,7 +355,8 @@ export function withReducer(Base) {
           const [f, free] = claimFold(this, shared);
           release = free;
           f.setState(input.state ?? {}, true);
-          run = new Run(this, f, input, subscribers, queue);
+          f.setTools(input.tools);
+          run = new Run(this, f, input, subscribers, queue, this[CONFIG]?.onInvalidToolCall ?? null);
           if (queue.length > 0) pump();
           else if (completed) finish();
         };

@@ -28,11 +28,12 @@ export const args = {
  * validate the run's tool-call arguments.
  */
 export function inputTools(input) {
-  let tools = null;
   try {
-    tools = (typeof input === 'string' ? JSON.parse(input) : input)?.tools;
-  } catch { /* not JSON: the request will say so */ }
-  return Array.isArray(tools) && tools.length > 0 ? JSON.stringify(tools) : null;
+    const tools = (typeof input === 'string' ? JSON.parse(input) : input)?.tools;
+    return Array.isArray(tools) && tools.length > 0 ? JSON.stringify(tools) : null;
+  } catch {
+    return null; // not JSON, or not encodable: the request will say so
+  }
 }
 
 /**

@@ -112,6 +112,26 @@ test('a worker reducer takes tools too (setTools, createReducer options)', async
       assert.equal(r.state.toolCalls[0].argsErrors[0].path, '/unit');
       r.dispose();
     }
+    // run()'s input tools reach the worker's reducer before the run.
+    const bad = call(['{"city":"Paris","days":30}']);
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        for (const ev of bad) res.write(`data: ${JSON.stringify(ev)}\n\n`);
+        res.end();
+      });
+    });
+    await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const r = await host.createReducer();
+      const input = await r.runInput();
+      await r.run(`http://127.0.0.1:${server.address().port}/`, { ...input, tools: [weather] });
+      assert.equal(r.state.toolCalls[0].argsStatus, 'invalid');
+      r.dispose();
+    } finally {
+      server.close();
+    }
   } finally {
     host.terminate();
     port1.close();

@@ -145,10 +145,12 @@ export interface ToolCall {
   /** What is wrong with the arguments (at most 20), each at the event that completed the
    *  offending value while streaming, the final list at END. Absent when none. */
   argsErrors?: ArgsError[];
-  /** The arguments that are complete and valid so far: the top-level members of the arguments
-   *  object that are (never a half-written value, an out-of-enum string or a forbidden field),
-   *  for a UI that renders from arguments while they stream; all of args once valid. */
-  safeArgs: JSONValue;
+  /** Calls with a schema: the arguments that are valid so far, for a UI that renders from
+   *  arguments while they stream: the top-level members of the arguments object that are
+   *  complete and brought no error (never a half-written number, an out-of-enum string or a
+   *  forbidden field), and a string that only its type constrains as it streams; all of args once
+   *  valid. Absent on an unchecked call. */
+  safeArgs?: JSONValue;
   /** The result's text: the string sent, or the text parts of a content-part result joined by newlines. */
   result?: string;
   /** A content-part result as sent (TOOL_CALL_RESULT content: ContentPart[]). */
