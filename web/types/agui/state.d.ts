@@ -108,8 +108,9 @@ export interface Message {
 /** ToolCall.argsStatus. */
 export type ArgsStatus = 'streaming' | 'valid' | 'invalid' | 'unchecked';
 
-/** One way a tool call's arguments break the tool's schema. */
-export interface ArgsError {
+/** One way a tool call's arguments break the tool's schema. A type, not an interface, so
+ *  that it is a JSONValue: a tool result can carry the errors as they are. */
+export type ArgsError = {
   /** JSON Pointer of the offending value in the arguments ('' is the arguments object). */
   path: string;
   /** The schema keyword that failed: 'type', 'enum', 'required', 'additionalProperties', ...;
@@ -117,7 +118,7 @@ export interface ArgsError {
   keyword: string;
   /** What is wrong, for people: "must be one of celsius, fahrenheit". */
   message: string;
-}
+};
 
 /** A tool as a RunAgentInput carries it (AG-UI Tool): its parameters are a JSON Schema. */
 export interface ToolDefinition {
