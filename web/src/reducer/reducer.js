@@ -235,6 +235,12 @@ class AguiReducer extends Mirror {
   /** Tools (an AG-UI Tool[]) whose parameters schemas validate their calls' arguments. */
   setTools(tools) {
     this.#value(this.#core.call('setTools', this.#handle(), args.setTools(tools)));
+    this.#toldTools(tools);
+  }
+
+  /** Observers (the inspector) see the tools, so that their own reducer validates alike. */
+  #toldTools(tools) {
+    if (this._observers !== null) this._tell({ kind: 'action', name: 'setTools', args: [tools] });
   }
 
   messages() {
@@ -260,7 +266,10 @@ class AguiReducer extends Mirror {
     this.#run = ctrl;
     this.#flushHigh(h); // a string fed before: its held half ends with the stream the run replaces
     const tools = inputTools(input); // the run's tools validate its calls' arguments
-    if (tools) this.#core.call('setTools', h, tools);
+    if (tools) {
+      this.#core.call('setTools', h, tools);
+      if (this._observers !== null) this.#toldTools(JSON.parse(tools));
+    }
     const target = runTarget(this.#core, h, {
       live: () => this.#h === h,
       commit: (text) => this._commit(JSON.parse(text)),

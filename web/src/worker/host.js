@@ -227,7 +227,7 @@ class WorkerReducer extends Mirror {
   }
   runInput(options = {}) { return this.#async(() => this.#call('runInput', [args.runInput(options)])); }
   /** Tools (an AG-UI Tool[]) whose parameters schemas validate their calls' arguments. */
-  setTools(tools) { return this.#async(() => this.#call('setTools', [args.setTools(tools)])).then(() => undefined); }
+  setTools(tools) { return this.#action('setTools', [tools], () => args.setTools(tools)).then(() => undefined); }
   messages() { return this.#call('messages', []); }
 
   /** Continues the run the state holds from its lastEventId (after restore()). */
@@ -264,7 +264,7 @@ class WorkerReducer extends Mirror {
     // The run's tools validate its calls' arguments; the worker takes
     // messages in order, so they are known before the run starts.
     const tools = inputTools(input);
-    if (tools) this.#call('setTools', [tools]).catch((err) => this._report(err));
+    if (tools) this.#told({ kind: 'action', name: 'setTools', args: [JSON.parse(tools)] }, 'setTools', [tools]).catch((err) => this._report(err));
     const onAbort = () => this.#host._post({ op: 'abort', runId });
     signal?.addEventListener('abort', onAbort, { once: true });
     this.#runs++;

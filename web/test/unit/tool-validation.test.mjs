@@ -138,3 +138,33 @@ test('a worker reducer takes tools too (setTools, createReducer options)', async
     port2.close();
   }
 });
+
+test('observers (the inspector) see the tools: setTools() and a run\'s input tools as a setTools action', async () => {
+  const factory = await loadReducer(wasmURL);
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.end(`data: ${JSON.stringify({ type: 'RUN_STARTED', threadId: 't', runId: 'r' })}\n\n`);
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const { port1, port2 } = new MessageChannel();
+  serve(port2);
+  const host = createWorkerHost({ worker: port1, wasmURL });
+  try {
+    for (const r of [factory.createReducer(), await host.createReducer()]) {
+      const seen = [];
+      r.observe((input) => { if (input.kind === 'action' && input.name === 'setTools') seen.push(input.args[0]); });
+      await r.setTools([weather]);
+      await r.run(url, { ...(await r.runInput()), tools: [{ ...weather, name: 'other' }] });
+      assert.deepEqual(seen.map((tools) => tools.map((t) => t.name)), [['get_weather'], ['other']]);
+      r.dispose();
+    }
+  } finally {
+    host.terminate?.();
+    port1.close();
+    server.close();
+  }
+});

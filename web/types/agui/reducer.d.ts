@@ -43,7 +43,7 @@ export type ObservedInput =
   | { kind: 'event'; data: object | string | Uint8Array | ArrayBuffer; name: string; id?: string; record?: ChangeRecord }
   | { kind: 'chunk'; data: string | Uint8Array | ArrayBuffer; records?: ChangeRecord[] }
   | { kind: 'endStream' }
-  | { kind: 'action'; name: 'addUserMessage' | 'addToolResult' | 'fail' | 'stop' | 'reset' | 'setState' | 'setMessages' | 'restore' | 'setLastEventId';
+  | { kind: 'action'; name: 'addUserMessage' | 'addToolResult' | 'fail' | 'stop' | 'reset' | 'setState' | 'setMessages' | 'restore' | 'setLastEventId' | 'setTools';
       args: unknown[]; record?: ChangeRecord };
 
 /** apply()'s frame: the SSE "event:" field and "id:" field of the event, if any. */
