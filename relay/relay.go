@@ -25,6 +25,7 @@ type Server struct {
 	cfg     Config
 	store   store.Store
 	secret  []byte
+	users   *principals // with Config.AuthJWKS (principal.go)
 	guard   *httpguard.Guard
 	pass    []string // request headers passed upstream
 	handler http.Handler
@@ -71,6 +72,10 @@ func New(cfg Config) (*Server, error) {
 		var b [6]byte
 		rand.Read(b[:])
 		s.cfg.Instance = hex.EncodeToString(b[:])
+	}
+	if s.users, err = newPrincipals(s.ctx, s.cfg); err != nil {
+		s.cancel()
+		return nil, err
 	}
 	s.secret = cfg.Secret
 	if s.secret == nil {
