@@ -30,7 +30,7 @@ func main() {
 	upstream := flag.String("upstream", "", "URL of the AG-UI agent (required)")
 	dialectName := flag.String("upstream-dialect", "", "the agent's dialect (sse-contract, tanstack, streaming, auto; docs/dialects.md): its events are stored and sent as canonical AG-UI")
 	upHeaders := flag.String("upstream-headers", "", "request headers passed to the agent besides Content-Type and Accept (comma-separated, e.g. Authorization)")
-	storeURL := flag.String("store", "bolt:agui-relay.db", "where threads are kept: bolt:PATH (one machine), redis://HOST:PORT/DB (many instances) or memory: (none kept)")
+	storeURL := flag.String("store", "bolt:agui-relay.db", "where threads are kept: bolt:PATH (one machine), redis://HOST:PORT/DB (many instances), redis+cluster://HOST:PORT,HOST:PORT (many instances on a Redis Cluster) or memory: (none kept)")
 	authHeader := flag.String("auth-header", "", "request header naming the client: a trusted gateway's user header (e.g. X-User: its value is the user), or with -auth-jwks the bearer token's (default Authorization); empty: the relay hands out thread keys ("+"X-Agui-Thread-Key)")
 	authJWKS := flag.String("auth-jwks", "", "URL of the identity provider's JSON Web Key Set (https): the credential is a bearer JWT in -auth-header (default Authorization) and threads belong to its -auth-claim, so a refreshed token keeps them")
 	authIssuer := flag.String("auth-issuer", "", "with -auth-jwks: the iss a token must have")

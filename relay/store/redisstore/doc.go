@@ -10,8 +10,10 @@
 // Keys (prefix agui: by default): run:<key> (hash: the run's record),
 // frames:<key> (stream), thread:<key> (hash: record and snapshot),
 // runs:<key> (list: the thread's kept runs), updated (sorted set: threads
-// by last update), ended (sorted set: runs by end), usage (bytes kept),
-// secret. One Redis (or a primary with replicas and Sentinel); not
-// Redis Cluster, since scripts touch a thread's and its runs' keys
-// together.
+// by last update), ended (sorted set: runs by end), running (set: runs
+// not finished), usage (bytes kept), secret. On one Redis (or a primary
+// with replicas and Sentinel) they are as named; on a Redis Cluster
+// (OpenCluster, redis+cluster://) every key but the secret carries the
+// hash tag of its thread's bucket, and a run index names each run's
+// thread (cluster.go), so that every script touches one slot.
 package redisstore
