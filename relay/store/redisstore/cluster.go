@@ -77,7 +77,9 @@ func crc16(s string) uint16 {
 // reads them). The nodes listed are seeds: the client learns the others,
 // follows MOVED and ASK redirections, and reloads the slot map after a
 // failover.
-func OpenCluster(u string) (*Store, error) {
+func OpenCluster(u string) (*Store, error) { return openCluster(u, "agui:") }
+
+func openCluster(u, prefix string) (*Store, error) {
 	scheme, rest, _ := strings.Cut(u, "://")
 	scheme = strings.TrimSuffix(scheme, "+cluster")
 	rest, query, _ := strings.Cut(rest, "?")
@@ -116,5 +118,5 @@ func OpenCluster(u string) (*Store, error) {
 	// the default minute's reload. A map at most a second old finds the
 	// replica that took over (CLUSTER SLOTS, in the background).
 	opt.ClusterStateReloadInterval = time.Second
-	return New(redis.NewClusterClient(opt), "agui:"), nil
+	return New(redis.NewClusterClient(opt), prefix), nil
 }

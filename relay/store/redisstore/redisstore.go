@@ -27,6 +27,11 @@ type Store struct {
 	tags    []string
 	cluster bool
 	threads sync.Map // run key → thread key, of runs seen (never changes)
+
+	tail    *tail           // the notifications waiting reads sleep on (tail.go)
+	appends chan *appendReq // appends waiting for their group's commit
+	closing chan struct{}   // closed by Close
+	wg      sync.WaitGroup  // the committers
 }
 
 var _ store.Store = (*Store)(nil)
@@ -37,9 +42,12 @@ var _ store.Store = (*Store)(nil)
 // for TLS), the nodes to learn the cluster from. A redis:// URL naming a
 // cluster node is refused, pointing to redis+cluster://. Blocking reads
 // hold a connection each, so the pool is large.
-func Open(url string) (*Store, error) {
+func Open(url string) (*Store, error) { return open(url, "agui:") }
+
+// open is Open with keys under prefix.
+func open(url, prefix string) (*Store, error) {
 	if strings.HasPrefix(url, "redis+cluster://") || strings.HasPrefix(url, "rediss+cluster://") {
-		return OpenCluster(url)
+		return openCluster(url, prefix)
 	}
 	opt, err := redis.ParseURL(url)
 	if err != nil {
@@ -55,7 +63,7 @@ func Open(url string) (*Store, error) {
 		rdb.Close()
 		return nil, fmt.Errorf("redisstore: %s is a Redis Cluster node: use redis+cluster://%s (with more nodes, comma-separated)", opt.Addr, opt.Addr)
 	}
-	return New(rdb, "agui:"), nil
+	return New(rdb, prefix), nil
 }
 
 // clusterNode reports whether rdb answers as a cluster node (a server
@@ -72,14 +80,28 @@ func clusterNode(rdb *redis.Client) bool {
 // threads in hash-tagged buckets (cluster.go), any other client in the
 // single-server layout.
 func New(rdb redis.UniversalClient, prefix string) *Store {
-	s := &Store{rdb: rdb, prefix: prefix, tags: []string{""}}
+	s := &Store{rdb: rdb, prefix: prefix, tags: []string{""},
+		appends: make(chan *appendReq, maxGroup), closing: make(chan struct{})}
 	if _, ok := rdb.(*redis.ClusterClient); ok {
 		s.cluster, s.tags = true, bucketTags
+	}
+	s.tail = newTail(rdb, s.notifyChannel())
+	for range committers {
+		s.wg.Add(1)
+		go s.commit()
 	}
 	return s
 }
 
-func (s *Store) Close() error { return s.rdb.Close() }
+// notifyChannel is the channel appends are announced on.
+func (s *Store) notifyChannel() string { return s.prefix + "frames" }
+
+func (s *Store) Close() error {
+	close(s.closing)
+	s.wg.Wait()
+	s.tail.close()
+	return s.rdb.Close()
+}
 
 // k is a key outside the buckets (the secret).
 func (s *Store) k(name string) string { return s.prefix + name }
@@ -218,6 +240,7 @@ if seq <= frames then return 'ok' end
 if seq ~= frames + 1 then return 'conflict' end
 ` + addFrame + `
 redis.call('HSET', KEYS[1], 'lease', ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5] .. ':' .. ARGV[1] .. ':f\n' .. ARGV[2])
 return 'ok'
 `)
 
@@ -266,7 +289,20 @@ func (s *Store) Append(ctx context.Context, key string, seq int64, data []byte, 
 	if err != nil {
 		return err
 	}
-	return answer(appendScript.Run(ctx, s.rdb, s.runKeys(key, thread)[:4], seq, data, ms(lease)).Result())
+	a := &appendReq{tag: s.tagOf(thread), keys: s.runKeys(key, thread)[:4], args: []any{seq, data, ms(lease), key}, done: make(chan error, 1)}
+	select {
+	case s.appends <- a:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closing:
+		return errors.New("redisstore: closed")
+	}
+	select {
+	case err := <-a.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err() // it may still be stored: appending seq again is no error
+	}
 }
 
 var finishScript = redis.NewScript(`
@@ -287,6 +323,11 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
 end
 redis.call('ZADD', KEYS[5], ARGV[5], ARGV[6])
 redis.call('SREM', KEYS[7], ARGV[6])
+if ARGV[3] == '1' then
+  redis.call('PUBLISH', ARGV[8], ARGV[6] .. ':' .. ARGV[1] .. ':e' .. ARGV[4] .. '\n' .. ARGV[2])
+else
+  redis.call('PUBLISH', ARGV[8], ARGV[6] .. ':' .. (tonumber(f[1]) + 1) .. ':x' .. ARGV[4] .. '\n')
+end
 return 'ok'
 `)
 
@@ -300,7 +341,7 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 		has = "1"
 	}
 	g := s.tagOf(thread)
-	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.global(g, "updated"), s.global(g, "running")), seq, data, has, outcome, ms(time.Now()), key, thread).Result())
+	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.global(g, "updated"), s.global(g, "running")), seq, data, has, outcome, ms(time.Now()), key, thread, s.notifyChannel()).Result())
 	if err == nil || errors.Is(err, store.ErrDone) || errors.Is(err, store.ErrNotFound) {
 		s.threads.Delete(key) // no more appends
 	}
@@ -346,22 +387,29 @@ func (s *Store) Touch(ctx context.Context, key string, at time.Time) error {
 	return answer(touchScript.Run(ctx, s.rdb, []string{rk}, ms(at)).Result())
 }
 
+// runFields are the fields of a run's record that Read returns.
+var runFields = []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded", "foldedin"}
+
 // run reads a run's record.
 func (s *Store) run(ctx context.Context, key string) (*store.Run, error) {
-	fields := []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded", "foldedin"}
 	rk, err := s.runKey(ctx, "run", key)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := s.rdb.HMGet(ctx, rk, fields...).Result()
+	vals, err := s.rdb.HMGet(ctx, rk, runFields...).Result()
 	if err != nil {
 		return nil, err
 	}
-	if vals[0] == nil {
+	return s.runFrom(key, vals)
+}
+
+// runFrom is the run of an HMGET of runFields.
+func (s *Store) runFrom(key string, vals []any) (*store.Run, error) {
+	if len(vals) != len(runFields) || vals[0] == nil {
 		return nil, store.ErrNotFound
 	}
-	m := make(map[string]string, len(fields))
-	for i, f := range fields {
+	m := make(map[string]string, len(runFields))
+	for i, f := range runFields {
 		m[f], _ = vals[i].(string)
 	}
 	n := func(f string) int64 { v, _ := strconv.ParseInt(m[f], 10, 64); return v }
@@ -415,47 +463,14 @@ func parseID(id string) (int64, int64, bool) {
 }
 
 func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
-	r, err := s.run(ctx, key)
-	if err != nil || max <= 0 {
+	if max <= 0 {
+		r, err := s.run(ctx, key)
 		return nil, r, err
 	}
-	stream, err := s.runKey(ctx, "frames", key)
-	if err != nil {
-		return nil, r, err
+	if wait <= 0 {
+		return s.readNow(ctx, key, after, max)
 	}
-	if after < r.Frames {
-		msgs, err := s.rdb.XRangeN(ctx, stream, "0-"+strconv.FormatInt(after+1, 10), "+", int64(max)).Result()
-		return toFrames(msgs), r, err
-	}
-	if r.Done() || wait <= 0 {
-		return nil, r, nil
-	}
-	res, err := s.rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{stream, "0-" + strconv.FormatInt(after, 10)},
-		Count: int64(max), Block: wait}).Result()
-	if errors.Is(err, redis.Nil) {
-		err = nil
-	}
-	if err != nil {
-		return nil, r, err
-	}
-	var out []store.Frame
-	for _, st := range res {
-		out = append(out, toFrames(st.Messages)...)
-	}
-	if len(out) > 0 {
-		// r is older than the frames; the next Read brings it up to date
-		// (a caller ends a run on its record only when a Read brings no
-		// frame).
-		if last := out[len(out)-1].Seq; last > r.Frames {
-			r.Frames = last
-		}
-		return out, r, nil
-	}
-	r, err = s.run(ctx, key) // finished meanwhile without a frame, or lease news
-	if err != nil {
-		return nil, nil, err
-	}
-	return nil, r, nil
+	return s.waitRead(ctx, key, after, max, wait)
 }
 
 func (s *Store) Thread(ctx context.Context, key string) (*store.Thread, error) {

@@ -18,12 +18,11 @@ func TestStore(t *testing.T) {
 	srv := redistest.Start(t, false)
 	n := 0
 	storetest.Run(t, func(t *testing.T) store.Store {
-		s, err := Open(srv.URL())
+		n++
+		s, err := open(srv.URL(), "test"+string(rune('a'+n))+":") // one store per test, one server
 		if err != nil {
 			t.Fatal(err)
 		}
-		n++
-		s.prefix = "test" + string(rune('a'+n)) + ":" // one store per test, one server
 		return s
 	})
 }
@@ -34,15 +33,14 @@ func TestClusterStore(t *testing.T) {
 	c := redistest.StartCluster(t, 3, 1)
 	n := 0
 	storetest.Run(t, func(t *testing.T) store.Store {
-		s, err := Open(c.URL())
+		n++
+		s, err := open(c.URL(), "test"+string(rune('a'+n))+":")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !s.cluster {
 			t.Fatal("a cluster URL opened a single-server store")
 		}
-		n++
-		s.prefix = "test" + string(rune('a'+n)) + ":"
 		return s
 	})
 

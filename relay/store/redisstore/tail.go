@@ -1,0 +1,366 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/agui-reducer/agui/relay/store"
+)
+
+// Many live streams over few connections. A Read that waits does not hold
+// a connection in a blocking XREAD: every append and finish publishes the
+// frame ("<run>:<seq>:<kind>\n<data>") on one channel, in the same script
+// (so in the order stored), and each Store keeps one subscription to it
+// (one connection, whatever the number of streams). A run that a Read
+// waits on has a watch: its record as last read, the highest seq known
+// stored, and the frames notified since (a few, contiguous). A reader that
+// is caught up takes the next frames from its watch with no round trip; one
+// further behind, or whose watch lost track, reads Redis (XRANGE and the
+// record in one round trip) and seeds the watch. So a live stream costs
+// Redis one published message a frame, and the relay no connection.
+//
+// Notifications are not stored: a frame is taken from a watch only when
+// the watch has every seq up to it; a subscription that drops and comes
+// back empties every watch; and a waiting Read reads Redis at the end of
+// its wait anyway, so a lost notification delays a frame by at most the
+// wait, never loses it.
+//
+// Appends are group-committed: the appends of all runs waiting at a
+// moment go to Redis in one pipeline (as boltstore commits them in one
+// transaction), so under load a frame costs a fraction of a round trip.
+
+// tail is a Store's subscription and its watches.
+type tail struct {
+	channel string
+	ps      *redis.PubSub
+	mu      sync.Mutex
+	watches map[string]*watch
+	done    chan struct{}
+}
+
+// watch is what the notifications told of one run.
+type watch struct {
+	last    int64         // the highest seq known stored; -1: unknown (read to learn it)
+	rec     *store.Run    // the run's record as of last (nil: unknown)
+	buf     []store.Frame // frames notified, contiguous, ending at last
+	bytes   int           // of buf
+	changed chan struct{} // closed at the next notification
+	used    time.Time     // last used by a Read (idle watches are dropped)
+}
+
+// Bounds of a watch: how long one no Read uses is kept, and the frames
+// it keeps.
+const (
+	watchIdle  = 10 * time.Second
+	watchBytes = 64 << 10
+)
+
+func newTail(rdb redis.UniversalClient, channel string) *tail {
+	t := &tail{channel: channel, watches: map[string]*watch{}, done: make(chan struct{})}
+	t.ps = rdb.Subscribe(context.Background(), channel)
+	go t.loop()
+	return t
+}
+
+func (t *tail) close() {
+	t.ps.Close()
+	<-t.done
+}
+
+func (t *tail) loop() {
+	defer close(t.done)
+	msgs := t.ps.ChannelWithSubscriptions(redis.WithChannelSize(4096))
+	gc := time.NewTicker(watchIdle / 2)
+	defer gc.Stop()
+	for {
+		select {
+		case m, ok := <-msgs:
+			if !ok {
+				return
+			}
+			switch m := m.(type) {
+			case *redis.Message:
+				t.notify(m.Payload)
+			case *redis.Subscription:
+				// (Re)subscribed: what was published meanwhile is lost.
+				t.forget()
+			}
+		case <-gc.C:
+			t.mu.Lock()
+			for k, w := range t.watches {
+				if time.Since(w.used) > watchIdle {
+					delete(t.watches, k)
+				}
+			}
+			t.mu.Unlock()
+		}
+	}
+}
+
+// notify reads a notification "<run>:<seq>:<kind>\n<data>", kind "f" (a
+// frame), "e<outcome>" (the last frame) or "x<outcome>" (the end, no
+// frame), and wakes the run's readers.
+func (t *tail) notify(p string) {
+	key, rest, ok := strings.Cut(p, ":")
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.watches[key]
+	if !ok {
+		return
+	}
+	head, data, _ := strings.Cut(rest, "\n")
+	n, kind, _ := strings.Cut(head, ":")
+	seq, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || kind == "" {
+		return
+	}
+	switch {
+	case w.last < 0 || w.rec == nil || seq != w.last+1:
+		// Unknown, or a gap, or a seq given again (the store lost frames
+		// it had announced: a failover): readers read Redis.
+		w.last, w.rec, w.buf, w.bytes = -1, nil, nil, 0
+	case kind[0] == 'x':
+		w.rec.Outcome = kind[1:]
+	default:
+		w.buf = append(w.buf, store.Frame{Seq: seq, Data: []byte(data)})
+		w.bytes += len(data)
+		for w.bytes > watchBytes && len(w.buf) > 1 {
+			w.bytes -= len(w.buf[0].Data)
+			w.buf = w.buf[1:]
+		}
+		w.last = seq
+		w.rec.Frames = seq
+		if kind[0] == 'e' {
+			w.rec.Outcome = kind[1:]
+		}
+	}
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// forget empties every watch and wakes its readers.
+func (t *tail) forget() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, w := range t.watches {
+		w.last, w.rec, w.buf, w.bytes = -1, nil, nil, 0
+		close(w.changed)
+		w.changed = make(chan struct{})
+	}
+}
+
+// take returns what run key's watch holds for a reader after seq after:
+// ok when it can tell (up to max frames, and the record), and a channel
+// closed at the next notification.
+func (t *tail) take(key string, after int64, max int) (frames []store.Frame, r *store.Run, ok bool, changed <-chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, found := t.watches[key]
+	if !found {
+		w = &watch{last: -1, changed: make(chan struct{})}
+		t.watches[key] = w
+	}
+	w.used = time.Now()
+	if w.last < 0 || w.rec == nil || after > w.last {
+		return nil, nil, false, w.changed
+	}
+	if after < w.last {
+		first := w.last - int64(len(w.buf)) + 1 // the seq of buf[0]
+		if after+1 < first {
+			return nil, nil, false, w.changed // further behind than the watch keeps
+		}
+		i := int(after + 1 - first)
+		frames = append(frames, w.buf[i:min(len(w.buf), i+max)]...)
+	}
+	rec := *w.rec
+	return frames, &rec, true, w.changed
+}
+
+// seed records run r as read after a take whose channel is changed: if
+// no notification came since, the watch now knows the run.
+func (t *tail) seed(r *store.Run, changed <-chan struct{}) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w, ok := t.watches[r.Key]; ok && w.changed == changed {
+		rec := *r
+		w.last, w.rec, w.buf, w.bytes = r.Frames, &rec, nil, 0
+	}
+}
+
+// waitRead is Read with a wait: see tail.
+func (s *Store) waitRead(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		frames, r, ok, changed := s.tail.take(key, after, max)
+		if !ok {
+			var err error
+			frames, r, err = s.readNow(ctx, key, after, max)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(frames) == 0 {
+				s.tail.seed(r, changed)
+			}
+		}
+		if len(frames) > 0 || r.Done() {
+			return frames, r, nil
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return s.readNow(ctx, key, after, max)
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+}
+
+// readNow reads the frames after seq after (at most max) and then the
+// run's record, in one round trip: the record is at least as new as the
+// frames.
+func (s *Store) readNow(ctx context.Context, key string, after int64, max int) ([]store.Frame, *store.Run, error) {
+	rk, err := s.runKey(ctx, "run", key)
+	if err != nil {
+		return nil, nil, err
+	}
+	fk, _ := s.runKey(ctx, "frames", key)
+	pipe := s.rdb.Pipeline()
+	xr := pipe.XRangeN(ctx, fk, "0-"+strconv.FormatInt(after+1, 10), "+", int64(max))
+	rec := pipe.HMGet(ctx, rk, runFields...)
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return nil, nil, err
+	}
+	r, err := s.runFrom(key, rec.Val())
+	if err != nil {
+		return nil, nil, err
+	}
+	return toFrames(xr.Val()), r, nil
+}
+
+// appendReq is one append waiting for its group's commit.
+type appendReq struct {
+	tag  string // the bucket's: a group is one script call a bucket
+	keys []string
+	args []any
+	done chan error
+}
+
+// committers is the number of groups in flight at once; maxGroup bounds
+// a group.
+const (
+	committers = 4
+	maxGroup   = 256
+)
+
+// appendGroupScript appends the frames of a group (in one bucket): for
+// append i, KEYS[4i-3..4i] are the run, its frames, its thread and the
+// bucket's usage, ARGV[4i-3..4i] the seq, data, lease and run key; the
+// last ARGV is the channel. It answers a status word per append, as
+// appendScript does.
+var appendGroupScript = redis.NewScript(`
+local ch = ARGV[#ARGV]
+local out = {}
+for i = 1, #KEYS / 4 do
+  local k = (i - 1) * 4
+  local run, frames, thread, usage = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4]
+  local seq, data = tonumber(ARGV[k + 1]), ARGV[k + 2]
+  local f = redis.call('HMGET', run, 'frames', 'outcome')
+  if not f[1] then out[i] = 'notfound'
+  elseif f[2] ~= '' then out[i] = 'done'
+  elseif seq <= tonumber(f[1]) then out[i] = 'ok'
+  elseif seq ~= tonumber(f[1]) + 1 then out[i] = 'conflict'
+  else
+    redis.call('XADD', frames, '0-' .. seq, 'd', data)
+    local n = string.len(data) + ` + strconv.Itoa(store.FrameOverhead) + `
+    redis.call('HSET', run, 'frames', seq, 'lease', ARGV[k + 3])
+    redis.call('HINCRBY', run, 'bytes', n)
+    if redis.call('EXISTS', thread) == 1 then redis.call('HINCRBY', thread, 'bytes', n) end
+    redis.call('INCRBY', usage, n)
+    redis.call('PUBLISH', ch, ARGV[k + 4] .. ':' .. seq .. ':f\n' .. data)
+    out[i] = 'ok'
+  end
+end
+return out
+`)
+
+// commit sends the appends queued at a moment in one pipeline (one
+// script call a bucket), until the store closes.
+func (s *Store) commit() {
+	defer s.wg.Done()
+	group := make([]*appendReq, 0, maxGroup)
+	for {
+		select {
+		case <-s.closing:
+			return
+		case a := <-s.appends:
+			group = append(group[:0], a)
+		}
+	more:
+		for len(group) < maxGroup {
+			select {
+			case a := <-s.appends:
+				group = append(group, a)
+			default:
+				break more
+			}
+		}
+		s.commitGroup(group)
+	}
+}
+
+func (s *Store) commitGroup(group []*appendReq) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	type call struct {
+		reqs []*appendReq
+		keys []string
+		args []any
+		cmd  *redis.Cmd
+	}
+	var calls []*call
+	byTag := map[string]*call{}
+	for _, a := range group {
+		c := byTag[a.tag]
+		if c == nil {
+			c = &call{}
+			byTag[a.tag] = c
+			calls = append(calls, c)
+		}
+		c.reqs = append(c.reqs, a)
+		c.keys = append(c.keys, a.keys...)
+		c.args = append(c.args, a.args[:4]...)
+	}
+	pipe := s.rdb.Pipeline()
+	for _, c := range calls {
+		c.args = append(c.args, s.notifyChannel())
+		c.cmd = appendGroupScript.EvalSha(ctx, pipe, c.keys, c.args...)
+	}
+	pipe.Exec(ctx) // each call's error is its own
+	for _, c := range calls {
+		v, err := c.cmd.Result()
+		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+			v, err = appendGroupScript.Run(ctx, s.rdb, c.keys, c.args...).Result()
+		}
+		words, _ := v.([]any)
+		for i, a := range c.reqs {
+			switch {
+			case err != nil:
+				a.done <- err
+			case i < len(words):
+				a.done <- answer(words[i], nil)
+			default:
+				a.done <- errors.New("redisstore: short answer to a group append")
+			}
+		}
+	}
+}
