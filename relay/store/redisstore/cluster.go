@@ -108,9 +108,7 @@ func openCluster(u, prefix string) (*Store, error) {
 	if err != nil {
 		return nil, errors.New("redisstore: " + err.Error())
 	}
-	if opt.PoolSize < 1024 {
-		opt.PoolSize = 1024 // a shard's
-	}
+	poolDefaults(&opt.PoolSize, &opt.PoolTimeout) // a shard's
 	opt.DialTimeout = 2 * time.Second
 	opt.MaxRetries = 0 // the relay retries with its own bounds
 	// The client learns a new slot map from a MOVED answer, but a master

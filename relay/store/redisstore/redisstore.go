@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -28,10 +30,12 @@ type Store struct {
 	cluster bool
 	threads sync.Map // run key → thread key, of runs seen (never changes)
 
-	tail    *tail           // the notifications waiting reads sleep on (tail.go)
-	appends chan *appendReq // appends waiting for their group's commit
-	closing chan struct{}   // closed by Close
-	wg      sync.WaitGroup  // the committers
+	tail    *tail             // the notifications waiting reads sleep on (tail.go)
+	appends []chan *appendReq // per committer, appends waiting for their group's commit
+	failed  sync.Map          // run key → the error of an append committed after it returned
+	queued  sync.Map          // run key → *atomic.Int64, the last seq queued by this process
+	closing chan struct{}     // closed by Close
+	wg      sync.WaitGroup    // the committers
 }
 
 var _ store.Store = (*Store)(nil)
@@ -53,9 +57,7 @@ func open(url, prefix string) (*Store, error) {
 	if err != nil {
 		return nil, errors.New("redisstore: " + err.Error())
 	}
-	if opt.PoolSize < 1024 {
-		opt.PoolSize = 1024
-	}
+	poolDefaults(&opt.PoolSize, &opt.PoolTimeout)
 	opt.DialTimeout = 2 * time.Second
 	opt.MaxRetries = 0 // the relay retries with its own bounds
 	rdb := redis.NewClient(opt)
@@ -81,14 +83,16 @@ func clusterNode(rdb *redis.Client) bool {
 // single-server layout.
 func New(rdb redis.UniversalClient, prefix string) *Store {
 	s := &Store{rdb: rdb, prefix: prefix, tags: []string{""},
-		appends: make(chan *appendReq, maxGroup), closing: make(chan struct{})}
+		closing: make(chan struct{})}
 	if _, ok := rdb.(*redis.ClusterClient); ok {
 		s.cluster, s.tags = true, bucketTags
 	}
 	s.tail = newTail(rdb, s.notifyChannel())
 	for range committers {
+		q := make(chan *appendReq, queueLen)
+		s.appends = append(s.appends, q)
 		s.wg.Add(1)
-		go s.commit()
+		go s.commit(q)
 	}
 	return s
 }
@@ -284,25 +288,108 @@ func (s *Store) runKey(ctx context.Context, kind, key string) (string, error) {
 	return s.key(s.tagOf(t), kind, key), nil
 }
 
+// Append queues the frame for its group's commit and returns: the group
+// is committed within a round trip (tail.go), and what the commit answers
+// (the run finished by a reaper, gone, or a store that failed for
+// storeRetry) is the answer of the run's next Append or Finish. So a
+// producer does not wait for Redis between frames, as with boltstore.
 func (s *Store) Append(ctx context.Context, key string, seq int64, data []byte, lease time.Time) error {
+	if err, ok := s.failed.Load(key); ok {
+		if errors.Is(err.(error), store.ErrDone) || errors.Is(err.(error), store.ErrNotFound) {
+			s.failed.Delete(key) // the run is over for this producer
+			s.queued.Delete(key)
+		}
+		return err.(error)
+	}
 	thread, err := s.threadOf(ctx, key)
 	if err != nil {
 		return err
 	}
-	a := &appendReq{tag: s.tagOf(thread), keys: s.runKeys(key, thread)[:4], args: []any{seq, data, ms(lease), key}, done: make(chan error, 1)}
+	// The seq is checked against what this process queued (the script
+	// checks it again against what is stored).
+	a := &appendReq{run: key, tag: s.tagOf(thread), keys: s.runKeys(key, thread)[:4], args: []any{seq, data, ms(lease), key}}
+	v, ok := s.queued.Load(key)
+	if !ok {
+		// The first append this process makes to the run waits for its
+		// answer (the run may be finished, gone, or further on).
+		a.done = make(chan error, 1)
+		if err := s.enqueue(ctx, a); err != nil {
+			return err
+		}
+		select {
+		case <-a.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err, ok := s.failed.LoadAndDelete(key); ok {
+			return err.(error)
+		}
+		last := new(atomic.Int64)
+		last.Store(seq)
+		s.queued.Store(key, last)
+		return nil
+	}
+	last := v.(*atomic.Int64)
+	switch n := last.Load(); {
+	case seq <= n:
+		return nil // queued already: a retry
+	case seq != n+1:
+		return store.ErrConflict
+	}
+	if err := s.enqueue(ctx, a); err != nil {
+		return err
+	}
+	last.Store(seq)
+	return nil
+}
+
+// Flush waits until every append queued so far is committed.
+func (s *Store) Flush() {
+	var marks []*appendReq
+	for _, q := range s.appends {
+		a := &appendReq{done: make(chan error, 1)}
+		select {
+		case q <- a:
+			marks = append(marks, a)
+		case <-s.closing:
+		}
+	}
+	for _, a := range marks {
+		<-a.done
+	}
+}
+
+// enqueue queues a on its run's committer (so a run's appends are
+// committed in order).
+func (s *Store) enqueue(ctx context.Context, a *appendReq) error {
+	h := fnv.New32a()
+	h.Write([]byte(a.run))
 	select {
-	case s.appends <- a:
+	case s.appends[h.Sum32()%committers] <- a:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.closing:
 		return errors.New("redisstore: closed")
 	}
-	select {
-	case err := <-a.done:
+}
+
+// flush waits until the appends queued for run key are committed, and
+// returns the error one of them met.
+func (s *Store) flush(ctx context.Context, key string) error {
+	a := &appendReq{run: key, done: make(chan error, 1)}
+	if err := s.enqueue(ctx, a); err != nil {
 		return err
-	case <-ctx.Done():
-		return ctx.Err() // it may still be stored: appending seq again is no error
 	}
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err, ok := s.failed.LoadAndDelete(key); ok {
+		return err.(error)
+	}
+	return nil
 }
 
 var finishScript = redis.NewScript(`
@@ -332,6 +419,11 @@ return 'ok'
 `)
 
 func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, outcome string) error {
+	// After the run's queued appends; an append that failed leaves a gap
+	// the seq check below answers (ErrConflict), or says the run is over.
+	if err := s.flush(ctx, key); err != nil && !errors.Is(err, store.ErrConflict) && !isNetwork(err) {
+		return err
+	}
 	thread, err := s.threadOf(ctx, key)
 	if err != nil {
 		return err
@@ -344,6 +436,7 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.global(g, "updated"), s.global(g, "running")), seq, data, has, outcome, ms(time.Now()), key, thread, s.notifyChannel()).Result())
 	if err == nil || errors.Is(err, store.ErrDone) || errors.Is(err, store.ErrNotFound) {
 		s.threads.Delete(key) // no more appends
+		s.queued.Delete(key)
 	}
 	return err
 }

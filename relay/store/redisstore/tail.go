@@ -35,6 +35,17 @@ import (
 // moment go to Redis in one pipeline (as boltstore commits them in one
 // transaction), so under load a frame costs a fraction of a round trip.
 
+// poolDefaults sizes a connection pool: no command blocks (streams wait on
+// the subscription), so a few connections serve any number of streams; a
+// burst of commands waits for one rather than failing (the relay bounds
+// the wait with -store-timeout). A URL's pool_size is kept.
+func poolDefaults(size *int, timeout *time.Duration) {
+	if *size == 0 {
+		*size = 64
+	}
+	*timeout = 10 * time.Second
+}
+
 // tail is a Store's subscription and its watches.
 type tail struct {
 	channel string
@@ -247,20 +258,37 @@ func (s *Store) readNow(ctx context.Context, key string, after int64, max int) (
 	return toFrames(xr.Val()), r, nil
 }
 
-// appendReq is one append waiting for its group's commit.
+// appendReq is one append queued for its group's commit, or without keys
+// a marker; done, when set, is closed when it and what was queued before
+// it are committed.
 type appendReq struct {
+	run  string
 	tag  string // the bucket's: a group is one script call a bucket
 	keys []string
 	args []any
 	done chan error
 }
 
-// committers is the number of groups in flight at once; maxGroup bounds
-// a group.
+// committers is the number of groups in flight at once (a run's appends
+// all go to one, in order); maxGroup bounds a group, queueLen a
+// committer's queue; a group that fails is sent again for storeRetry.
 const (
 	committers = 4
 	maxGroup   = 256
+	queueLen   = 4096
+	storeRetry = 10 * time.Second
 )
+
+// isNetwork reports whether err is a failure to reach Redis rather than
+// an answer.
+func isNetwork(err error) bool {
+	if err == nil || isAnswer(err) {
+		return false
+	}
+	var re redis.Error
+	return !errors.As(err, &re) || redis.HasErrorPrefix(err, "TRYAGAIN") || redis.HasErrorPrefix(err, "CLUSTERDOWN") ||
+		redis.HasErrorPrefix(err, "LOADING") || redis.HasErrorPrefix(err, "READONLY") || redis.HasErrorPrefix(err, "MASTERDOWN")
+}
 
 // appendGroupScript appends the frames of a group (in one bucket): for
 // append i, KEYS[4i-3..4i] are the run, its frames, its thread and the
@@ -295,20 +323,28 @@ return out
 
 // commit sends the appends queued at a moment in one pipeline (one
 // script call a bucket), until the store closes.
-func (s *Store) commit() {
+func (s *Store) commit(q chan *appendReq) {
 	defer s.wg.Done()
 	group := make([]*appendReq, 0, maxGroup)
 	for {
 		select {
 		case <-s.closing:
-			return
-		case a := <-s.appends:
+			// What is queued still goes (a run's last frames).
+			for {
+				select {
+				case a := <-q:
+					s.commitGroup([]*appendReq{a})
+				default:
+					return
+				}
+			}
+		case a := <-q:
 			group = append(group[:0], a)
 		}
 	more:
 		for len(group) < maxGroup {
 			select {
-			case a := <-s.appends:
+			case a := <-q:
 				group = append(group, a)
 			default:
 				break more
@@ -318,18 +354,25 @@ func (s *Store) commit() {
 	}
 }
 
+// commitGroup commits a group, sending again what fails to reach Redis
+// for storeRetry, and records what each append met.
 func (s *Store) commitGroup(group []*appendReq) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	type call struct {
 		reqs []*appendReq
 		keys []string
 		args []any
 		cmd  *redis.Cmd
+		err  error
 	}
 	var calls []*call
 	byTag := map[string]*call{}
 	for _, a := range group {
+		if a.keys == nil {
+			continue // a marker
+		}
+		if _, failed := s.failed.Load(a.run); failed {
+			continue // after a failed append: a gap the next call answers
+		}
 		c := byTag[a.tag]
 		if c == nil {
 			c = &call{}
@@ -338,29 +381,54 @@ func (s *Store) commitGroup(group []*appendReq) {
 		}
 		c.reqs = append(c.reqs, a)
 		c.keys = append(c.keys, a.keys...)
-		c.args = append(c.args, a.args[:4]...)
+		c.args = append(c.args, a.args...)
 	}
-	pipe := s.rdb.Pipeline()
 	for _, c := range calls {
 		c.args = append(c.args, s.notifyChannel())
-		c.cmd = appendGroupScript.EvalSha(ctx, pipe, c.keys, c.args...)
 	}
-	pipe.Exec(ctx) // each call's error is its own
-	for _, c := range calls {
-		v, err := c.cmd.Result()
-		if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
-			v, err = appendGroupScript.Run(ctx, s.rdb, c.keys, c.args...).Result()
+	deadline := time.Now().Add(storeRetry)
+	for wait := 50 * time.Millisecond; len(calls) > 0; wait = min(2*wait, time.Second) {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		pipe := s.rdb.Pipeline()
+		for _, c := range calls {
+			c.cmd = appendGroupScript.EvalSha(ctx, pipe, c.keys, c.args...)
 		}
-		words, _ := v.([]any)
-		for i, a := range c.reqs {
-			switch {
-			case err != nil:
-				a.done <- err
-			case i < len(words):
-				a.done <- answer(words[i], nil)
-			default:
-				a.done <- errors.New("redisstore: short answer to a group append")
+		pipe.Exec(ctx) // each call's error is its own
+		var again []*call
+		for _, c := range calls {
+			v, err := c.cmd.Result()
+			if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+				v, err = appendGroupScript.Run(ctx, s.rdb, c.keys, c.args...).Result()
 			}
+			if isNetwork(err) && time.Now().Add(wait).Before(deadline) {
+				again = append(again, c)
+				continue
+			}
+			words, _ := v.([]any)
+			for i, a := range c.reqs {
+				var aerr error
+				switch {
+				case err != nil:
+					aerr = err
+				case i < len(words):
+					aerr = answer(words[i], nil)
+				default:
+					aerr = errors.New("redisstore: short answer to a group append")
+				}
+				if aerr != nil {
+					s.failed.LoadOrStore(a.run, aerr)
+				}
+			}
+		}
+		cancel()
+		calls = again
+		if len(calls) > 0 {
+			time.Sleep(wait)
+		}
+	}
+	for _, a := range group {
+		if a.done != nil {
+			close(a.done)
 		}
 	}
 }
