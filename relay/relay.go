@@ -73,6 +73,9 @@ func New(cfg Config) (*Server, error) {
 		rand.Read(b[:])
 		s.cfg.Instance = hex.EncodeToString(b[:])
 	}
+	if st, ok := cfg.Store.(interface{ SetRetry(time.Duration) }); ok {
+		st.SetRetry(s.cfg.StoreTimeout) // a store that retries writes on its own (redisstore)
+	}
 	if s.users, err = newPrincipals(s.ctx, s.cfg); err != nil {
 		s.cancel()
 		return nil, err

@@ -35,6 +35,7 @@ type Store struct {
 	failed  sync.Map          // run key → the error of an append committed after it returned
 	queued  sync.Map          // run key → *atomic.Int64, the last seq queued by this process
 	closing chan struct{}     // closed by Close
+	retry   atomic.Int64      // how long a failing group is sent again (SetRetry)
 	wg      sync.WaitGroup    // the committers
 }
 
@@ -87,6 +88,7 @@ func New(rdb redis.UniversalClient, prefix string) *Store {
 	if _, ok := rdb.(*redis.ClusterClient); ok {
 		s.cluster, s.tags = true, bucketTags
 	}
+	s.retry.Store(int64(DefaultRetry))
 	s.tail = newTail(rdb, s.notifyChannel())
 	for range committers {
 		q := make(chan *appendReq, queueLen)
@@ -291,7 +293,7 @@ func (s *Store) runKey(ctx context.Context, kind, key string) (string, error) {
 // Append queues the frame for its group's commit and returns: the group
 // is committed within a round trip (tail.go), and what the commit answers
 // (the run finished by a reaper, gone, or a store that failed for
-// storeRetry) is the answer of the run's next Append or Finish. So a
+// SetRetry) is the answer of the run's next Append or Finish. So a
 // producer does not wait for Redis between frames, as with boltstore.
 func (s *Store) Append(ctx context.Context, key string, seq int64, data []byte, lease time.Time) error {
 	if err, ok := s.failed.Load(key); ok {

@@ -271,13 +271,25 @@ type appendReq struct {
 
 // committers is the number of groups in flight at once (a run's appends
 // all go to one, in order); maxGroup bounds a group, queueLen a
-// committer's queue; a group that fails is sent again for storeRetry.
+// committer's queue.
 const (
 	committers = 4
 	maxGroup   = 256
 	queueLen   = 4096
-	storeRetry = 10 * time.Second
 )
+
+// DefaultRetry is how long a group that fails to reach Redis is sent
+// again before its appends fail (SetRetry).
+const DefaultRetry = 10 * time.Second
+
+// SetRetry sets how long a group of appends that fails to reach Redis is
+// sent again (the relay's -store-timeout): an outage shorter than that
+// loses no frame.
+func (s *Store) SetRetry(d time.Duration) {
+	if d > 0 {
+		s.retry.Store(int64(d))
+	}
+}
 
 // isNetwork reports whether err is a failure to reach Redis rather than
 // an answer.
@@ -355,7 +367,8 @@ func (s *Store) commit(q chan *appendReq) {
 }
 
 // commitGroup commits a group, sending again what fails to reach Redis
-// for storeRetry, and records what each append met.
+// for the store's retry time (SetRetry), and records what each append
+// met.
 func (s *Store) commitGroup(group []*appendReq) {
 	type call struct {
 		reqs []*appendReq
@@ -386,7 +399,7 @@ func (s *Store) commitGroup(group []*appendReq) {
 	for _, c := range calls {
 		c.args = append(c.args, s.notifyChannel())
 	}
-	deadline := time.Now().Add(storeRetry)
+	deadline := time.Now().Add(time.Duration(s.retry.Load()))
 	for wait := 50 * time.Millisecond; len(calls) > 0; wait = min(2*wait, time.Second) {
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		pipe := s.rdb.Pipeline()
