@@ -1,11 +1,13 @@
 // Package redisstore keeps the relay's runs and threads in Redis, for
 // many relay instances behind a load balancer: a run's frames are a Redis
-// Stream (entry ids 0-<seq>), so any instance reads a run, and tails it
-// live with XREAD BLOCK, whichever instance produces it. Every change that
-// must be checked (the next seq, a run not finished yet, a fold's
-// version) is one Lua script, atomic in Redis. Frame ids are explicit, so
-// a producer that retries an append after a failure never stores a frame
-// twice.
+// Stream (entry ids 0-<seq>), so any instance reads a run, whichever
+// instance produces it, and tails it live from the frames every append
+// publishes on one channel (one subscription an instance, so live streams
+// hold no connection: tail.go). Every change that must be checked (the
+// next seq, a run not finished yet, a fold's version) is one Lua script,
+// atomic in Redis; appends are group-committed, one script call a group.
+// Frame ids are explicit, so a producer that retries an append after a
+// failure never stores a frame twice.
 //
 // Keys (prefix agui: by default): run:<key> (hash: the run's record),
 // frames:<key> (stream), thread:<key> (hash: record and snapshot),

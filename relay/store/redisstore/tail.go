@@ -69,7 +69,7 @@ type watch struct {
 // it keeps.
 const (
 	watchIdle  = 10 * time.Second
-	watchBytes = 64 << 10
+	watchBytes = 16 << 10
 )
 
 func newTail(rdb redis.UniversalClient, channel string) *tail {
@@ -302,34 +302,49 @@ func isNetwork(err error) bool {
 		redis.HasErrorPrefix(err, "LOADING") || redis.HasErrorPrefix(err, "READONLY") || redis.HasErrorPrefix(err, "MASTERDOWN")
 }
 
-// appendGroupScript appends the frames of a group (in one bucket): for
-// append i, KEYS[4i-3..4i] are the run, its frames, its thread and the
-// bucket's usage, ARGV[4i-3..4i] the seq, data, lease and run key; the
-// last ARGV is the channel. It answers a status word per append, as
-// appendScript does.
+// appendGroupScript appends the frames of a group (in one bucket, a
+// run's appends together and in order): for append i, KEYS[4i-3..4i] are
+// the run, its frames, its thread and the bucket's usage, ARGV[4i-3..4i]
+// the seq, data, lease and run key; the last ARGV is the channel. It
+// answers a status word per append, as appendScript does, and updates
+// each run's record, its thread's bytes and the usage once.
 var appendGroupScript = redis.NewScript(`
 local ch = ARGV[#ARGV]
 local out = {}
-for i = 1, #KEYS / 4 do
+local n = #KEYS / 4
+local used = 0
+local i = 1
+while i <= n do
   local k = (i - 1) * 4
-  local run, frames, thread, usage = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], KEYS[k + 4]
-  local seq, data = tonumber(ARGV[k + 1]), ARGV[k + 2]
+  local run, frames, thread = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
   local f = redis.call('HMGET', run, 'frames', 'outcome')
-  if not f[1] then out[i] = 'notfound'
-  elseif f[2] ~= '' then out[i] = 'done'
-  elseif seq <= tonumber(f[1]) then out[i] = 'ok'
-  elseif seq ~= tonumber(f[1]) + 1 then out[i] = 'conflict'
-  else
-    redis.call('XADD', frames, '0-' .. seq, 'd', data)
-    local n = string.len(data) + ` + strconv.Itoa(store.FrameOverhead) + `
-    redis.call('HSET', run, 'frames', seq, 'lease', ARGV[k + 3])
-    redis.call('HINCRBY', run, 'bytes', n)
-    if redis.call('EXISTS', thread) == 1 then redis.call('HINCRBY', thread, 'bytes', n) end
-    redis.call('INCRBY', usage, n)
-    redis.call('PUBLISH', ch, ARGV[k + 4] .. ':' .. seq .. ':f\n' .. data)
-    out[i] = 'ok'
+  local stored = tonumber(f[1] or '0')
+  local bytes, lease = 0, nil
+  while i <= n and KEYS[(i - 1) * 4 + 1] == run do
+    local a = (i - 1) * 4
+    local seq, data = tonumber(ARGV[a + 1]), ARGV[a + 2]
+    if not f[1] then out[i] = 'notfound'
+    elseif f[2] ~= '' then out[i] = 'done'
+    elseif seq <= stored then out[i] = 'ok'
+    elseif seq ~= stored + 1 then out[i] = 'conflict'
+    else
+      redis.call('XADD', frames, '0-' .. seq, 'd', data)
+      redis.call('PUBLISH', ch, ARGV[a + 4] .. ':' .. seq .. ':f\n' .. data)
+      stored = seq
+      bytes = bytes + string.len(data) + ` + strconv.Itoa(store.FrameOverhead) + `
+      lease = ARGV[a + 3]
+      out[i] = 'ok'
+    end
+    i = i + 1
+  end
+  if lease then
+    redis.call('HSET', run, 'frames', stored, 'lease', lease)
+    redis.call('HINCRBY', run, 'bytes', bytes)
+    if redis.call('EXISTS', thread) == 1 then redis.call('HINCRBY', thread, 'bytes', bytes) end
+    used = used + bytes
   end
 end
+if used > 0 then redis.call('INCRBY', KEYS[4], used) end
 return out
 `)
 
@@ -377,8 +392,11 @@ func (s *Store) commitGroup(group []*appendReq) {
 		cmd  *redis.Cmd
 		err  error
 	}
+	// One call a bucket; in it, a run's appends together, in order.
 	var calls []*call
 	byTag := map[string]*call{}
+	byRun := map[string][]*appendReq{}
+	var runs []string
 	for _, a := range group {
 		if a.keys == nil {
 			continue // a marker
@@ -386,15 +404,23 @@ func (s *Store) commitGroup(group []*appendReq) {
 		if _, failed := s.failed.Load(a.run); failed {
 			continue // after a failed append: a gap the next call answers
 		}
-		c := byTag[a.tag]
-		if c == nil {
-			c = &call{}
-			byTag[a.tag] = c
-			calls = append(calls, c)
+		if byRun[a.run] == nil {
+			runs = append(runs, a.run)
 		}
-		c.reqs = append(c.reqs, a)
-		c.keys = append(c.keys, a.keys...)
-		c.args = append(c.args, a.args...)
+		byRun[a.run] = append(byRun[a.run], a)
+	}
+	for _, run := range runs {
+		for _, a := range byRun[run] {
+			c := byTag[a.tag]
+			if c == nil {
+				c = &call{}
+				byTag[a.tag] = c
+				calls = append(calls, c)
+			}
+			c.reqs = append(c.reqs, a)
+			c.keys = append(c.keys, a.keys...)
+			c.args = append(c.args, a.args...)
+		}
 	}
 	for _, c := range calls {
 		c.args = append(c.args, s.notifyChannel())
