@@ -1,3 +1,5 @@
+//go:build unix
+
 package relay
 
 import (
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,6 +30,13 @@ import (
 // not bounded by its connection pool.
 func BenchmarkManyStreams(b *testing.B) {
 	const runs, n = 3000, 20
+	// Four descriptors a run (the client's and the relay's ends, the
+	// relay's request to the agent and the agent's end); Go raises the
+	// soft limit to the hard one.
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && lim.Max < 4*runs+1000 {
+		b.Skipf("%d file descriptors at most; %d streams need %d", lim.Max, runs, 4*runs+1000)
+	}
 	up := newUpstream(b, &fakeAgent{n: n, delay: 300 * time.Millisecond})
 	srv := redistest.Start(b, false)
 	st, err := redisstore.Open(srv.URL())
