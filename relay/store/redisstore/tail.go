@@ -115,8 +115,9 @@ func (t *tail) loop() {
 }
 
 // notify reads a notification "<run>:<seq>:<kind>\n<data>", kind "f" (a
-// frame), "e<outcome>" (the last frame) or "x<outcome>" (the end, no
-// frame), and wakes the run's readers.
+// frame), "m" (frames seq, seq+1, … each "<length>:<data>"), "e<outcome>"
+// (the last frame) or "x<outcome>" (the end, no frame), and wakes the
+// run's readers.
 func (t *tail) notify(p string) {
 	key, rest, ok := strings.Cut(p, ":")
 	if !ok {
@@ -141,21 +142,38 @@ func (t *tail) notify(p string) {
 		w.last, w.rec, w.buf, w.bytes = -1, nil, nil, 0
 	case kind[0] == 'x':
 		w.rec.Outcome = kind[1:]
-	default:
-		w.buf = append(w.buf, store.Frame{Seq: seq, Data: []byte(data)})
-		w.bytes += len(data)
-		for w.bytes > watchBytes && len(w.buf) > 1 {
-			w.bytes -= len(w.buf[0].Data)
-			w.buf = w.buf[1:]
+	case kind[0] == 'm':
+		// Frames seq, seq+1, …: each "<length>:<data>".
+		for data != "" {
+			l, rest, ok := strings.Cut(data, ":")
+			n, err := strconv.Atoi(l)
+			if !ok || err != nil || n < 0 || n > len(rest) {
+				w.last, w.rec, w.buf, w.bytes = -1, nil, nil, 0
+				break
+			}
+			t.add(w, w.last+1, rest[:n])
+			data = rest[n:]
 		}
-		w.last = seq
-		w.rec.Frames = seq
+	default:
+		t.add(w, seq, data)
 		if kind[0] == 'e' {
 			w.rec.Outcome = kind[1:]
 		}
 	}
 	close(w.changed)
 	w.changed = make(chan struct{})
+}
+
+// add keeps frame seq in a watch (t.mu held).
+func (t *tail) add(w *watch, seq int64, data string) {
+	w.buf = append(w.buf, store.Frame{Seq: seq, Data: []byte(data)})
+	w.bytes += len(data)
+	for w.bytes > watchBytes && len(w.buf) > 1 {
+		w.bytes -= len(w.buf[0].Data)
+		w.buf = w.buf[1:]
+	}
+	w.last = seq
+	w.rec.Frames = seq
 }
 
 // forget empties every watch and wakes its readers.
@@ -319,7 +337,7 @@ while i <= n do
   local run, frames, thread = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
   local f = redis.call('HMGET', run, 'frames', 'outcome')
   local stored = tonumber(f[1] or '0')
-  local bytes, lease = 0, nil
+  local bytes, lease, first, parts = 0, nil, nil, {}
   while i <= n and KEYS[(i - 1) * 4 + 1] == run do
     local a = (i - 1) * 4
     local seq, data = tonumber(ARGV[a + 1]), ARGV[a + 2]
@@ -329,7 +347,8 @@ while i <= n do
     elseif seq ~= stored + 1 then out[i] = 'conflict'
     else
       redis.call('XADD', frames, '0-' .. seq, 'd', data)
-      redis.call('PUBLISH', ch, ARGV[a + 4] .. ':' .. seq .. ':f\n' .. data)
+      first = first or seq
+      table.insert(parts, string.len(data) .. ':' .. data)
       stored = seq
       bytes = bytes + string.len(data) + ` + strconv.Itoa(store.FrameOverhead) + `
       lease = ARGV[a + 3]
@@ -338,6 +357,8 @@ while i <= n do
     i = i + 1
   end
   if lease then
+    -- One message for the run's frames of the group.
+    redis.call('PUBLISH', ch, ARGV[k + 4] .. ':' .. first .. ':m\n' .. table.concat(parts))
     redis.call('HSET', run, 'frames', stored, 'lease', lease)
     redis.call('HINCRBY', run, 'bytes', bytes)
     if redis.call('EXISTS', thread) == 1 then redis.call('HINCRBY', thread, 'bytes', bytes) end
