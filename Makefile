@@ -26,7 +26,8 @@ test-relay:
 
 ## bench-relay: the relay's benchmarks (docs/relay.md, "Figures"): loading
 ## a 10,000-message thread against replaying it, the overhead per event,
-## events per second with 100 concurrent runs (memory, bbolt, Redis); and
+## events per second with 100 concurrent runs (memory, bbolt, Redis, and
+## Redis's ratio to bbolt), 3,000 live streams on one instance on Redis; and
 ## the same thread loaded by the web package's loadThread from a real relay
 ## in Node, against replaying its SSE through the web reducer
 ## (bench/relay-thread.mjs, writes bench/results-relay.json)

@@ -10,9 +10,10 @@ import (
 	"strings"
 )
 
-// Who may read what. Every request carries a credential: the value of the
-// configured auth header, or else a thread key the relay handed out
-// (X-Agui-Thread-Key). The relay keeps neither, only keyed hashes (HMAC
+// Who may read what. Every request carries a credential: the user a
+// verified bearer token names (principal.go), or the value of the
+// configured auth header (a gateway's user header: the value is the
+// user), or else a thread key the relay handed out (X-Agui-Thread-Key). The relay keeps neither, only keyed hashes (HMAC
 // with the relay's secret):
 //
 //	owner  = H("owner", credential)        stored with threads and runs
@@ -53,6 +54,14 @@ func (s *Server) hash(parts ...string) string {
 // it is mintFor's key (keyless.go) when that is set and the relay takes
 // keyless runs, else a random one.
 func (s *Server) credential(w http.ResponseWriter, r *http.Request, mint bool, mintFor string) (owner string, ok bool) {
+	if s.users != nil {
+		who, err := s.users.principal(r)
+		if err != nil {
+			s.users.refuse(w, err)
+			return "", false
+		}
+		return s.hash("owner", "principal", who), true
+	}
 	if s.cfg.AuthHeader != "" {
 		v := r.Header.Get(s.cfg.AuthHeader)
 		if v == "" {

@@ -316,6 +316,7 @@ func BenchmarkOverhead(b *testing.B) {
 func BenchmarkConcurrentRuns(b *testing.B) {
 	const runs, n = 100, 200
 	up := newUpstream(b, &fakeAgent{n: n})
+	rate := map[string]float64{} // events/s by store, for the side-by-side ratio
 	for _, be := range backends {
 		b.Run(be.name, func(b *testing.B) {
 			_, rs := newRelay(b, up.URL, be.open(b), func(c *Config) {
@@ -374,7 +375,11 @@ func BenchmarkConcurrentRuns(b *testing.B) {
 			if total != b.N*runs*(n+5) {
 				b.Fatalf("%d frames, want %d; %d runs short, e.g. %q", total, b.N*runs*(n+5), len(short), short[:min(3, len(short))])
 			}
-			b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "events/s")
+			rate[be.name] = float64(total) / b.Elapsed().Seconds()
+			b.ReportMetric(rate[be.name], "events/s")
+			if be.name == "redis" && rate["bolt"] > 0 {
+				b.ReportMetric(rate["redis"]/rate["bolt"], "x-bolt")
+			}
 		})
 	}
 }

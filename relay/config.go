@@ -54,6 +54,16 @@ type Config struct {
 	// relay hands each new client a thread key (X-Agui-Thread-Key) that
 	// plays that part.
 	AuthHeader string
+	// AuthJWKS, when set, is the URL of a JSON Web Key Set (https, or http
+	// on loopback): the credential is then a bearer JWT in AuthHeader
+	// (default Authorization) signed by one of its keys, and a thread or
+	// run belongs to the token's AuthClaim (default "sub"), so a refreshed
+	// token keeps them (principal.go). AuthIssuer and AuthAudience, when
+	// set, are required of the token's iss and aud.
+	AuthJWKS     string
+	AuthIssuer   string
+	AuthAudience string
+	AuthClaim    string
 	// Secret is the HMAC key of credentials and thread keys; nil uses the
 	// store's (created on first use), so that instances and restarts
 	// agree.
@@ -120,6 +130,12 @@ func (c *Config) defaults() {
 		if *p == 0 {
 			*p = d
 		}
+	}
+	if c.AuthJWKS != "" && c.AuthHeader == "" {
+		c.AuthHeader = "Authorization"
+	}
+	if c.AuthClaim == "" {
+		c.AuthClaim = "sub"
 	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = DefaultMaxBody

@@ -31,8 +31,10 @@
 // that they read (Touch); a run no client read for the grace period ends
 // with relay_run_abandoned.
 //
-// Security. A request's credential is the configured auth header's value,
-// or else a thread key the relay hands out; it is kept only as a keyed
+// Security. A request's credential is the user a verified bearer JWT
+// names (Config.AuthJWKS: a refreshed token keeps the user's threads), or
+// a trusted gateway's user header (Config.AuthHeader), or else a thread
+// key the relay hands out; it is kept only as a keyed
 // hash (HMAC), and the thread's key in the store is derived from that
 // hash and the client's threadId, so nothing a client sends is stored as
 // a key, no two clients' threads collide, and another credential finds

@@ -13,17 +13,20 @@ import (
 
 // OpenStore opens the store a -store flag names: "bolt:PATH" (one
 // machine, durable), "redis://HOST:PORT/DB" or "rediss://…" (many
-// instances), "memory:" (nothing kept past the process).
+// instances), "redis+cluster://HOST:PORT,HOST:PORT" or
+// "rediss+cluster://…" (many instances on a Redis Cluster), "memory:"
+// (nothing kept past the process).
 func OpenStore(v string) (store.Store, error) {
 	switch {
 	case v == "memory:" || v == "memory":
 		return memstore.New(), nil
 	case strings.HasPrefix(v, "bolt:"):
 		return boltstore.Open(strings.TrimPrefix(v, "bolt:"))
-	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"):
+	case strings.HasPrefix(v, "redis://"), strings.HasPrefix(v, "rediss://"),
+		strings.HasPrefix(v, "redis+cluster://"), strings.HasPrefix(v, "rediss+cluster://"):
 		return redisstore.Open(v)
 	}
-	return nil, fmt.Errorf("-store: want bolt:PATH, redis://HOST:PORT/DB or memory:, got %q", v)
+	return nil, fmt.Errorf("-store: want bolt:PATH, redis://HOST:PORT/DB, redis+cluster://HOST:PORT,HOST:PORT or memory:, got %q", v)
 }
 
 // ParseUpstream reads an -upstream flag: the agent's http(s) URL.
@@ -37,8 +40,22 @@ func ParseUpstream(v string) (*url.URL, error) {
 
 // RedactStore is a -store value fit for a log: a password in it hidden.
 func RedactStore(v string) string {
-	if u, err := url.Parse(v); err == nil && u.User != nil {
-		return u.Redacted()
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return v
 	}
-	return v
+	// By hand: a cluster URL's host list is no URL host.
+	auth := rest
+	if i := strings.IndexAny(auth, "/?"); i >= 0 {
+		auth = auth[:i]
+	}
+	at := strings.LastIndex(auth, "@")
+	if at < 0 {
+		return v
+	}
+	user, _, hasPass := strings.Cut(auth[:at], ":")
+	if !hasPass {
+		return v
+	}
+	return scheme + "://" + user + ":xxxxx" + rest[at:]
 }

@@ -500,6 +500,12 @@ func (p *producer) storeFailed(err error) {
 	case errors.Is(err, store.ErrDone), errors.Is(err, store.ErrNotFound):
 		p.gone = true // ended by a reaper, or lost by the store: nothing to add
 		p.s.logf("run %s: %v", p.run.Key, err)
+	case errors.Is(err, store.ErrConflict):
+		// The store has fewer frames than were appended: it lost the
+		// last ones (a Redis failover to a replica that had not
+		// replicated them). finish ends the run where the store stands.
+		p.fin = relayEnd(CodeRunLost, "the relay's store lost the end of this run (a failover)")
+		p.s.logf("run %s: the store lost frames after a failover", p.run.Key)
 	default:
 		p.fin = relayEnd(CodeStoreUnavailable, "the relay's store failed")
 		p.fin.reason += ": " + err.Error()
@@ -530,10 +536,24 @@ func (p *producer) finish() {
 	err := retryStore(timeout, func(ctx context.Context) error {
 		return p.s.store.Finish(ctx, p.run.Key, p.seq+1, p.fin.frame, p.fin.outcome)
 	})
+	if errors.Is(err, store.ErrConflict) {
+		err = p.retry(func(ctx context.Context) error { return p.s.endLost(ctx, p.run.Key) })
+	}
 	if err != nil && !errors.Is(err, store.ErrDone) {
 		p.s.unstored.Store(p.run.Key, &unstored{frame: p.fin.frame, at: time.Now()})
 		p.s.logf("run %s: finishing: %v", p.run.Key, err)
 	}
+}
+
+// endLost ends a run whose last frames the store lost with a RUN_ERROR
+// (relay_run_lost) after the frames it has.
+func (s *Server) endLost(ctx context.Context, key string) error {
+	_, run, err := s.store.Read(ctx, key, 0, 0, 0)
+	if err != nil {
+		return err
+	}
+	return s.store.Finish(ctx, key, run.Frames+1,
+		runError(CodeRunLost, "the relay's store lost the end of this run (a failover)"), store.OutcomeError)
 }
 
 // retry calls f until it succeeds, fails for good (a store sentinel

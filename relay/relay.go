@@ -29,6 +29,7 @@ type Server struct {
 	m       *metrics
 	log     *slog.Logger
 	secret  []byte
+	users   *principals // with Config.AuthJWKS (principal.go)
 	guard   *httpguard.Guard
 	pass    []string // request headers passed upstream
 	handler http.Handler
@@ -103,6 +104,13 @@ func New(cfg Config) (*Server, error) {
 		var b [6]byte
 		rand.Read(b[:])
 		s.cfg.Instance = hex.EncodeToString(b[:])
+	}
+	if st, ok := cfg.Store.(interface{ SetRetry(time.Duration) }); ok {
+		st.SetRetry(s.cfg.StoreTimeout) // a store that retries writes on its own (redisstore)
+	}
+	if s.users, err = newPrincipals(s.ctx, s.cfg); err != nil {
+		s.cancel()
+		return nil, err
 	}
 	s.secret = cfg.Secret
 	if s.secret == nil {

@@ -107,6 +107,12 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, key string, afte
 			}
 			continue
 		}
+		if len(frames) == 0 && run.Frames < after {
+			// The store has fewer frames than this client read: it lost
+			// the last ones (a Redis failover). Say so; the run is over.
+			write(sseFrame(nil, "", 0, runError(CodeRunLost, "the relay's store lost the end of this run (a failover)")))
+			return
+		}
 		buf = buf[:0]
 		for _, f := range frames {
 			if len(f.Data) > streamChunk {

@@ -32,8 +32,12 @@ func main() {
 	upstream := flag.String("upstream", "", "URL of the AG-UI agent (required)")
 	dialectName := flag.String("upstream-dialect", "", "the agent's dialect (sse-contract, tanstack, streaming, auto; docs/dialects.md): its events are stored and sent as canonical AG-UI")
 	upHeaders := flag.String("upstream-headers", "", "request headers passed to the agent besides Content-Type, Accept, Accept-Language and User-Agent (comma-separated, e.g. Authorization)")
-	storeURL := flag.String("store", "bolt:agui-relay.db", "where threads are kept: bolt:PATH (one machine), redis://HOST:PORT/DB (many instances) or memory: (none kept)")
-	authHeader := flag.String("auth-header", "", "request header holding the client's credential (e.g. Authorization); empty: the relay hands out thread keys ("+"X-Agui-Thread-Key)")
+	storeURL := flag.String("store", "bolt:agui-relay.db", "where threads are kept: bolt:PATH (one machine), redis://HOST:PORT/DB (many instances), redis+cluster://HOST:PORT,HOST:PORT (many instances on a Redis Cluster) or memory: (none kept)")
+	authHeader := flag.String("auth-header", "", "request header naming the client: a trusted gateway's user header (e.g. X-User: its value is the user), or with -auth-jwks the bearer token's (default Authorization); empty: the relay hands out thread keys ("+"X-Agui-Thread-Key)")
+	authJWKS := flag.String("auth-jwks", "", "URL of the identity provider's JSON Web Key Set (https): the credential is a bearer JWT in -auth-header (default Authorization) and threads belong to its -auth-claim, so a refreshed token keeps them")
+	authIssuer := flag.String("auth-issuer", "", "with -auth-jwks: the iss a token must have")
+	authAudience := flag.String("auth-audience", "", "with -auth-jwks: an aud a token must have")
+	authClaim := flag.String("auth-claim", "sub", "with -auth-jwks: the claim naming the user")
 	secretFile := flag.String("secret-file", "", "file holding the HMAC key of credentials (at least 32 bytes); empty: a random key kept in the store")
 	cors := flag.String("cors", "", "other origins (comma-separated scheme://host:port, or *) whose pages may call the relay")
 	allowHost := flag.String("allow-host", "", "host names (comma-separated; *.example for subdomains) answered besides loopback names and IP addresses")
@@ -110,7 +114,8 @@ func main() {
 
 	srv, err := relay.New(relay.Config{
 		Store: st, Upstream: up, UpstreamDialect: *dialectName, UpstreamHeaders: httpguard.SplitList(*upHeaders),
-		AuthHeader: *authHeader, Secret: secret, Instance: *instance,
+		AuthHeader: *authHeader, Secret: secret,
+		AuthJWKS: *authJWKS, AuthIssuer: *authIssuer, AuthAudience: *authAudience, AuthClaim: *authClaim, Instance: *instance,
 		CORS: httpguard.SplitList(*cors), AllowHosts: httpguard.SplitList(*allowHost),
 		MaxBody: *maxBody, MaxRuns: *maxRuns, MaxConns: *maxConns, MaxLoads: *maxLoads, MaxEventBytes: *maxEvent,
 		MaxRunBytes: *maxRun, MaxThreadBytes: *maxThread, MaxStoreBytes: *maxStore, MaxThreads: *maxThreads, KeylessRuns: *keyless,

@@ -296,6 +296,40 @@ func TestTwoInstancesClientKilled(t *testing.T) {
 	}
 }
 
+// TestTwoInstancesCluster: two instances on a Redis Cluster (3 masters, 3
+// replicas): a run read on A, resumed on B after a coordinated failover
+// of every master, ends with exactly the uninterrupted run's state, every
+// frame once; the thread loads from either.
+func TestTwoInstancesCluster(t *testing.T) {
+	rc := redistest.StartCluster(t, 3, 1)
+	demo := startDemo(t, "1")
+	a := startRelay(t, demo.URL, rc.URL())
+	b := startRelay(t, demo.URL, rc.URL())
+	want := reference(t, a.URL)
+
+	c := newClient(t)
+	got, _ := read(t, c.do("POST", a.URL+"/agent", input, nil), 5, 30*time.Second)
+	for _, addr := range rc.Addrs()[:3] {
+		rc.Failover(addr)
+	}
+	rest, _ := read(t, c.do("POST", b.URL+"/agent", "{}", map[string]string{"Last-Event-ID": got[len(got)-1].ID}), -1, 60*time.Second)
+	got = append(got, rest...)
+	checkSeq(t, got)
+	if typeOf(got[len(got)-1].Data) != "RUN_FINISHED" {
+		t.Fatalf("ended with %s", got[len(got)-1].Data)
+	}
+	if g := fold(got); g != want {
+		t.Fatalf("resumed run folds to\n%s\nthe uninterrupted one to\n%s", g, want)
+	}
+	for _, r := range []string{a.URL, b.URL} {
+		resp := c.do("GET", r+"/threads/t1", "", nil)
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"content":"hello"`) {
+			t.Fatalf("thread from %s: %d %s", r, resp.StatusCode, body)
+		}
+	}
+}
+
 // TestTwoInstancesProducerKilled: the instance producing a run is
 // SIGKILLed while a client reads the run through the other: the client's
 // stream ends with RUN_ERROR relay_producer_lost (within the lease, 2 s,

@@ -20,6 +20,7 @@ type Server struct {
 	Addr string // 127.0.0.1:port
 	dir  string
 	aof  bool
+	args []string // more arguments (a cluster node's)
 	cmd  *exec.Cmd
 	done chan struct{}
 }
@@ -28,22 +29,33 @@ type Server struct {
 // always), so that a restart keeps what was written.
 func Start(t testing.TB, aof bool) *Server {
 	t.Helper()
+	require(t)
+	s := &Server{t: t, dir: t.TempDir(), aof: aof, Addr: freeAddr(t)}
+	s.start()
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// require skips (or fails, where Redis is required) a test without
+// redis-server.
+func require(t testing.TB) {
+	t.Helper()
 	if _, err := os.Stat(Binary); err != nil {
 		if os.Getenv("CI") == "true" || os.Getenv("AGUI_REQUIRE_REDIS") != "" {
 			t.Fatalf("%s is missing (CI installs it: .ci/run)", Binary)
 		}
 		t.Skipf("%s is missing: install Debian's redis-server to run this test", Binary)
 	}
-	s := &Server{t: t, dir: t.TempDir(), aof: aof}
+}
+
+// freeAddr is a loopback address with a free port.
+func freeAddr(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Addr = ln.Addr().String()
-	ln.Close()
-	s.start()
-	t.Cleanup(s.Stop)
-	return s
+	defer ln.Close()
+	return ln.Addr().String()
 }
 
 // URL is the server's redis:// URL.
@@ -59,6 +71,7 @@ func (s *Server) start() {
 	} else {
 		args = append(args, "--appendonly", "no")
 	}
+	args = append(args, s.args...)
 	cmd := exec.Command(Binary, args...)
 	out, err := os.Create(s.dir + "/redis.log")
 	if err != nil {

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -13,48 +17,118 @@ import (
 	"github.com/agui-reducer/agui/relay/store"
 )
 
-// Store is a store.Store in Redis.
+// Store is a store.Store in Redis, or in a Redis Cluster.
 type Store struct {
-	rdb     *redis.Client
-	prefix  string
+	rdb    redis.UniversalClient
+	prefix string
+	// tags are the hash tags of the buckets threads are spread over: ""
+	// alone on one Redis (the keys of the original layout), on a cluster
+	// one per range of slots (cluster.go), so that a thread, its runs and
+	// the bookkeeping of its bucket share a slot and every script touches
+	// one slot.
+	tags    []string
+	cluster bool
 	threads sync.Map // run key → thread key, of runs seen (never changes)
+
+	tail    *tail             // the notifications waiting reads sleep on (tail.go)
+	appends []chan *appendReq // per committer, appends waiting for their group's commit
+	failed  sync.Map          // run key → the error of an append committed after it returned
+	queued  sync.Map          // run key → *atomic.Int64, the last seq queued by this process
+	closing chan struct{}     // closed by Close
+	retry   atomic.Int64      // how long a failing group is sent again (SetRetry)
+	wg      sync.WaitGroup    // the committers
 }
 
 var _ store.Store = (*Store)(nil)
 
-// Open connects to the Redis at url (redis://[user:password@]host:port/db,
-// or rediss:// for TLS). Blocking reads hold a connection each, so the
-// pool is large.
-func Open(url string) (*Store, error) {
+// Open connects to the Redis at url: redis://[user:password@]host:port/db,
+// or rediss:// for TLS; or to a Redis Cluster:
+// redis+cluster://[user:password@]host:port,host:port,… (rediss+cluster://
+// for TLS), the nodes to learn the cluster from. A redis:// URL naming a
+// cluster node is refused, pointing to redis+cluster://. Blocking reads
+// hold a connection each, so the pool is large.
+func Open(url string) (*Store, error) { return open(url, "agui:") }
+
+// open is Open with keys under prefix.
+func open(url, prefix string) (*Store, error) {
+	if strings.HasPrefix(url, "redis+cluster://") || strings.HasPrefix(url, "rediss+cluster://") {
+		return openCluster(url, prefix)
+	}
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, errors.New("redisstore: " + err.Error())
 	}
-	if opt.PoolSize < 1024 {
-		opt.PoolSize = 1024
-	}
+	poolDefaults(&opt.PoolSize, &opt.PoolTimeout)
 	opt.DialTimeout = 2 * time.Second
 	opt.MaxRetries = 0 // the relay retries with its own bounds
-	return New(redis.NewClient(opt), "agui:"), nil
-}
-
-// New uses rdb, with keys under prefix.
-func New(rdb *redis.Client, prefix string) *Store {
-	return &Store{rdb: rdb, prefix: prefix}
-}
-
-func (s *Store) Close() error { return s.rdb.Close() }
-
-func (s *Store) k(parts ...string) string {
-	out := s.prefix
-	for i, p := range parts {
-		if i > 0 {
-			out += ":"
-		}
-		out += p
+	rdb := redis.NewClient(opt)
+	if clusterNode(rdb) {
+		rdb.Close()
+		return nil, fmt.Errorf("redisstore: %s is a Redis Cluster node: use redis+cluster://%s (with more nodes, comma-separated)", opt.Addr, opt.Addr)
 	}
-	return out
+	return New(rdb, prefix), nil
 }
+
+// clusterNode reports whether rdb answers as a cluster node (a server
+// that cannot be reached is taken as not one: the relay's first request
+// reports it).
+func clusterNode(rdb *redis.Client) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	info, err := rdb.Info(ctx, "cluster").Result()
+	return err == nil && strings.Contains(info, "cluster_enabled:1")
+}
+
+// New uses rdb, with keys under prefix: a *redis.ClusterClient keeps
+// threads in hash-tagged buckets (cluster.go), any other client in the
+// single-server layout.
+func New(rdb redis.UniversalClient, prefix string) *Store {
+	s := &Store{rdb: rdb, prefix: prefix, tags: []string{""},
+		closing: make(chan struct{})}
+	if _, ok := rdb.(*redis.ClusterClient); ok {
+		s.cluster, s.tags = true, bucketTags
+	}
+	s.retry.Store(int64(DefaultRetry))
+	s.tail = newTail(rdb, s.notifyChannel())
+	for range committers {
+		q := make(chan *appendReq, queueLen)
+		s.appends = append(s.appends, q)
+		s.wg.Add(1)
+		go s.commit(q)
+	}
+	return s
+}
+
+// notifyChannel is the channel appends are announced on.
+func (s *Store) notifyChannel() string { return s.prefix + "frames" }
+
+func (s *Store) Close() error {
+	close(s.closing)
+	s.wg.Wait()
+	s.tail.close()
+	return s.rdb.Close()
+}
+
+// k is a key outside the buckets (the secret).
+func (s *Store) k(name string) string { return s.prefix + name }
+
+// tagOf is the hash tag of a thread's bucket.
+func (s *Store) tagOf(thread string) string {
+	if !s.cluster {
+		return ""
+	}
+	return s.tags[bucketOf(thread)]
+}
+
+// key is key kind:id in the bucket tag.
+func (s *Store) key(tag, kind, id string) string { return s.prefix + tag + kind + ":" + id }
+
+// global is a bucket's bookkeeping key (usage, updated, ended, running).
+func (s *Store) global(tag, name string) string { return s.prefix + tag + name }
+
+// runIndex is, on a cluster, the key naming the thread of a run (its
+// bucket): readers know a run by its key alone.
+func (s *Store) runIndex(key string) string { return s.prefix + "runthread:" + key }
 
 func ms(t time.Time) int64 {
 	if t.IsZero() {
@@ -124,9 +198,30 @@ return 'ok'
 
 func (s *Store) Create(ctx context.Context, r *store.Run) error {
 	s.threads.Store(r.Key, r.Thread)
-	return answer(createScript.Run(ctx, s.rdb,
-		[]string{s.k("run", r.Key), s.k("thread", r.Thread), s.k("runs", r.Thread), s.k("updated"), s.k("usage"), s.k("running")},
+	if s.cluster {
+		// Before the run exists, so that whoever learns its key finds it.
+		if err := s.rdb.Set(ctx, s.runIndex(r.Key), r.Thread, 0).Err(); err != nil {
+			return err
+		}
+	}
+	g := s.tagOf(r.Thread)
+	err := answer(createScript.Run(ctx, s.rdb,
+		[]string{s.key(g, "run", r.Key), s.key(g, "thread", r.Thread), s.key(g, "runs", r.Thread), s.global(g, "updated"), s.global(g, "usage"), s.global(g, "running")},
 		r.Key, r.Thread, r.Owner, r.Producer, ms(r.Started), r.Input, ms(r.Lease), ms(r.Readers)).Result())
+	if err != nil && s.cluster && isAnswer(err) {
+		s.rdb.Del(ctx, s.runIndex(r.Key))
+	}
+	return err
+}
+
+// isAnswer reports whether err is a script's answer (the script ran).
+func isAnswer(err error) bool {
+	for _, e := range []error{store.ErrNotFound, store.ErrDone, store.ErrConflict, store.ErrBusy, store.ErrForbidden} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // addFrame is the Lua that appends frame ARGV[1] (seq) with data ARGV[2]
@@ -151,19 +246,28 @@ if seq <= frames then return 'ok' end
 if seq ~= frames + 1 then return 'conflict' end
 ` + addFrame + `
 redis.call('HSET', KEYS[1], 'lease', ARGV[3])
+redis.call('PUBLISH', ARGV[4], ARGV[5] .. ':' .. ARGV[1] .. ':f\n' .. ARGV[2])
 return 'ok'
 `)
 
 func (s *Store) runKeys(key, thread string) []string {
-	return []string{s.k("run", key), s.k("frames", key), s.k("thread", thread), s.k("usage"), s.k("ended")}
+	g := s.tagOf(thread)
+	return []string{s.key(g, "run", key), s.key(g, "frames", key), s.key(g, "thread", thread), s.global(g, "usage"), s.global(g, "ended")}
 }
 
-// threadOf is the thread of run key (from its record).
+// threadOf is the thread of run key (from its record, or on a cluster
+// its index).
 func (s *Store) threadOf(ctx context.Context, key string) (string, error) {
 	if t, ok := s.threads.Load(key); ok {
 		return t.(string), nil // the scripts still check that the run exists
 	}
-	t, err := s.rdb.HGet(ctx, s.k("run", key), "thread").Result()
+	var t string
+	var err error
+	if s.cluster {
+		t, err = s.rdb.Get(ctx, s.runIndex(key)).Result()
+	} else {
+		t, err = s.rdb.HGet(ctx, s.key("", "run", key), "thread").Result()
+	}
 	if errors.Is(err, redis.Nil) {
 		return "", store.ErrNotFound
 	}
@@ -173,12 +277,121 @@ func (s *Store) threadOf(ctx context.Context, key string) (string, error) {
 	return t, err
 }
 
+// runKey is the key of run key's record (kind "run") or frames
+// ("frames").
+func (s *Store) runKey(ctx context.Context, kind, key string) (string, error) {
+	if !s.cluster {
+		return s.key("", kind, key), nil
+	}
+	t, err := s.threadOf(ctx, key)
+	if err != nil {
+		return "", err
+	}
+	return s.key(s.tagOf(t), kind, key), nil
+}
+
+// Append queues the frame for its group's commit and returns: the group
+// is committed within a round trip (tail.go), and what the commit answers
+// (the run finished by a reaper, gone, or a store that failed for
+// SetRetry) is the answer of the run's next Append or Finish. So a
+// producer does not wait for Redis between frames, as with boltstore.
 func (s *Store) Append(ctx context.Context, key string, seq int64, data []byte, lease time.Time) error {
+	if err, ok := s.failed.Load(key); ok {
+		if errors.Is(err.(error), store.ErrDone) || errors.Is(err.(error), store.ErrNotFound) {
+			s.failed.Delete(key) // the run is over for this producer
+			s.queued.Delete(key)
+		}
+		return err.(error)
+	}
 	thread, err := s.threadOf(ctx, key)
 	if err != nil {
 		return err
 	}
-	return answer(appendScript.Run(ctx, s.rdb, s.runKeys(key, thread)[:4], seq, data, ms(lease)).Result())
+	// The seq is checked against what this process queued (the script
+	// checks it again against what is stored).
+	a := &appendReq{run: key, tag: s.tagOf(thread), keys: s.runKeys(key, thread)[:4], args: []any{seq, data, ms(lease), key}}
+	v, ok := s.queued.Load(key)
+	if !ok {
+		// The first append this process makes to the run waits for its
+		// answer (the run may be finished, gone, or further on).
+		a.done = make(chan error, 1)
+		if err := s.enqueue(ctx, a); err != nil {
+			return err
+		}
+		select {
+		case <-a.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err, ok := s.failed.LoadAndDelete(key); ok {
+			return err.(error)
+		}
+		last := new(atomic.Int64)
+		last.Store(seq)
+		s.queued.Store(key, last)
+		return nil
+	}
+	last := v.(*atomic.Int64)
+	switch n := last.Load(); {
+	case seq <= n:
+		return nil // queued already: a retry
+	case seq != n+1:
+		return store.ErrConflict
+	}
+	if err := s.enqueue(ctx, a); err != nil {
+		return err
+	}
+	last.Store(seq)
+	return nil
+}
+
+// Flush waits until every append queued so far is committed.
+func (s *Store) Flush() {
+	var marks []*appendReq
+	for _, q := range s.appends {
+		a := &appendReq{done: make(chan error, 1)}
+		select {
+		case q <- a:
+			marks = append(marks, a)
+		case <-s.closing:
+		}
+	}
+	for _, a := range marks {
+		<-a.done
+	}
+}
+
+// enqueue queues a on its run's committer (so a run's appends are
+// committed in order).
+func (s *Store) enqueue(ctx context.Context, a *appendReq) error {
+	h := fnv.New32a()
+	h.Write([]byte(a.run))
+	select {
+	case s.appends[h.Sum32()%committers] <- a:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.closing:
+		return errors.New("redisstore: closed")
+	}
+}
+
+// flush waits until the appends queued for run key are committed, and
+// returns the error one of them met.
+func (s *Store) flush(ctx context.Context, key string) error {
+	a := &appendReq{run: key, done: make(chan error, 1)}
+	if err := s.enqueue(ctx, a); err != nil {
+		return err
+	}
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err, ok := s.failed.LoadAndDelete(key); ok {
+		return err.(error)
+	}
+	return nil
 }
 
 var finishScript = redis.NewScript(`
@@ -199,10 +412,20 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
 end
 redis.call('ZADD', KEYS[5], ARGV[5], ARGV[6])
 redis.call('SREM', KEYS[7], ARGV[6])
+if ARGV[3] == '1' then
+  redis.call('PUBLISH', ARGV[8], ARGV[6] .. ':' .. ARGV[1] .. ':e' .. ARGV[4] .. '\n' .. ARGV[2])
+else
+  redis.call('PUBLISH', ARGV[8], ARGV[6] .. ':' .. (tonumber(f[1]) + 1) .. ':x' .. ARGV[4] .. '\n')
+end
 return 'ok'
 `)
 
 func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, outcome string) error {
+	// After the run's queued appends; an append that failed leaves a gap
+	// the seq check below answers (ErrConflict), or says the run is over.
+	if err := s.flush(ctx, key); err != nil && !errors.Is(err, store.ErrConflict) && !isNetwork(err) {
+		return err
+	}
 	thread, err := s.threadOf(ctx, key)
 	if err != nil {
 		return err
@@ -211,9 +434,11 @@ func (s *Store) Finish(ctx context.Context, key string, seq int64, data []byte, 
 	if data != nil {
 		has = "1"
 	}
-	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.k("updated"), s.k("running")), seq, data, has, outcome, ms(time.Now()), key, thread).Result())
+	g := s.tagOf(thread)
+	err = answer(finishScript.Run(ctx, s.rdb, append(s.runKeys(key, thread), s.global(g, "updated"), s.global(g, "running")), seq, data, has, outcome, ms(time.Now()), key, thread, s.notifyChannel()).Result())
 	if err == nil || errors.Is(err, store.ErrDone) || errors.Is(err, store.ErrNotFound) {
 		s.threads.Delete(key) // no more appends
+		s.queued.Delete(key)
 	}
 	return err
 }
@@ -227,7 +452,11 @@ return {'ok', f[2]}
 `)
 
 func (s *Store) Renew(ctx context.Context, key string, lease time.Time) (time.Time, error) {
-	v, err := renewScript.Run(ctx, s.rdb, []string{s.k("run", key)}, ms(lease)).Slice()
+	rk, err := s.runKey(ctx, "run", key)
+	if err != nil {
+		return time.Time{}, err
+	}
+	v, err := renewScript.Run(ctx, s.rdb, []string{rk}, ms(lease)).Slice()
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -246,21 +475,36 @@ return 'ok'
 `)
 
 func (s *Store) Touch(ctx context.Context, key string, at time.Time) error {
-	return answer(touchScript.Run(ctx, s.rdb, []string{s.k("run", key)}, ms(at)).Result())
+	rk, err := s.runKey(ctx, "run", key)
+	if err != nil {
+		return err
+	}
+	return answer(touchScript.Run(ctx, s.rdb, []string{rk}, ms(at)).Result())
 }
+
+// runFields are the fields of a run's record that Read returns.
+var runFields = []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded", "foldedin"}
 
 // run reads a run's record.
 func (s *Store) run(ctx context.Context, key string) (*store.Run, error) {
-	fields := []string{"thread", "owner", "producer", "started", "frames", "bytes", "outcome", "ended", "lease", "readers", "folded", "foldedin"}
-	vals, err := s.rdb.HMGet(ctx, s.k("run", key), fields...).Result()
+	rk, err := s.runKey(ctx, "run", key)
 	if err != nil {
 		return nil, err
 	}
-	if vals[0] == nil {
+	vals, err := s.rdb.HMGet(ctx, rk, runFields...).Result()
+	if err != nil {
+		return nil, err
+	}
+	return s.runFrom(key, vals)
+}
+
+// runFrom is the run of an HMGET of runFields.
+func (s *Store) runFrom(key string, vals []any) (*store.Run, error) {
+	if len(vals) != len(runFields) || vals[0] == nil {
 		return nil, store.ErrNotFound
 	}
-	m := make(map[string]string, len(fields))
-	for i, f := range fields {
+	m := make(map[string]string, len(runFields))
+	for i, f := range runFields {
 		m[f], _ = vals[i].(string)
 	}
 	n := func(f string) int64 { v, _ := strconv.ParseInt(m[f], 10, 64); return v }
@@ -271,7 +515,11 @@ func (s *Store) run(ctx context.Context, key string) (*store.Run, error) {
 }
 
 func (s *Store) Input(ctx context.Context, key string) ([]byte, error) {
-	vals, err := s.rdb.HMGet(ctx, s.k("run", key), "thread", "input").Result()
+	rk, err := s.runKey(ctx, "run", key)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := s.rdb.HMGet(ctx, rk, "thread", "input").Result()
 	if err != nil {
 		return nil, err
 	}
@@ -310,50 +558,21 @@ func parseID(id string) (int64, int64, bool) {
 }
 
 func (s *Store) Read(ctx context.Context, key string, after int64, max int, wait time.Duration) ([]store.Frame, *store.Run, error) {
-	r, err := s.run(ctx, key)
-	if err != nil || max <= 0 {
+	if max <= 0 {
+		r, err := s.run(ctx, key)
 		return nil, r, err
 	}
-	stream := s.k("frames", key)
-	if after < r.Frames {
-		msgs, err := s.rdb.XRangeN(ctx, stream, "0-"+strconv.FormatInt(after+1, 10), "+", int64(max)).Result()
-		return toFrames(msgs), r, err
+	if wait <= 0 {
+		return s.readNow(ctx, key, after, max)
 	}
-	if r.Done() || wait <= 0 {
-		return nil, r, nil
-	}
-	res, err := s.rdb.XRead(ctx, &redis.XReadArgs{Streams: []string{stream, "0-" + strconv.FormatInt(after, 10)},
-		Count: int64(max), Block: wait}).Result()
-	if errors.Is(err, redis.Nil) {
-		err = nil
-	}
-	if err != nil {
-		return nil, r, err
-	}
-	var out []store.Frame
-	for _, st := range res {
-		out = append(out, toFrames(st.Messages)...)
-	}
-	if len(out) > 0 {
-		// r is older than the frames; the next Read brings it up to date
-		// (a caller ends a run on its record only when a Read brings no
-		// frame).
-		if last := out[len(out)-1].Seq; last > r.Frames {
-			r.Frames = last
-		}
-		return out, r, nil
-	}
-	r, err = s.run(ctx, key) // finished meanwhile without a frame, or lease news
-	if err != nil {
-		return nil, nil, err
-	}
-	return nil, r, nil
+	return s.waitRead(ctx, key, after, max, wait)
 }
 
 func (s *Store) Thread(ctx context.Context, key string) (*store.Thread, error) {
+	g := s.tagOf(key)
 	pipe := s.rdb.Pipeline()
-	h := pipe.HGetAll(ctx, s.k("thread", key))
-	runs := pipe.LRange(ctx, s.k("runs", key), 0, -1)
+	h := pipe.HGetAll(ctx, s.key(g, "thread", key))
+	runs := pipe.LRange(ctx, s.key(g, "runs", key), 0, -1)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, err
 	}
@@ -371,8 +590,12 @@ func (s *Store) Thread(ctx context.Context, key string) (*store.Thread, error) {
 }
 
 // dropRunLua removes run rk (key string) of the thread whose hash is
-// KEYS[1], list KEYS[2], usage KEYS[3]; the prefix is P.
+// KEYS[1], list KEYS[2], usage KEYS[3]; the prefix (with the bucket's
+// tag) is P. The keys of the runs it drops go to dropped, which the
+// scripts return after their status word (a cluster's run index is
+// deleted after them).
 const dropRunLua = `
+local dropped = {}
 local function droprun(P, rk)
   local rb = tonumber(redis.call('HGET', P .. 'run:' .. rk, 'bytes') or '0')
   redis.call('DEL', P .. 'run:' .. rk, P .. 'frames:' .. rk)
@@ -381,14 +604,20 @@ local function droprun(P, rk)
   redis.call('SREM', P .. 'running', rk)
   if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'bytes', 0 - rb) end
   redis.call('INCRBY', KEYS[3], 0 - rb)
+  table.insert(dropped, rk)
+end
+local function reply(status)
+  local out = {status}
+  for _, rk in ipairs(dropped) do table.insert(out, rk) end
+  return out
 end
 `
 
 var foldScript = redis.NewScript(dropRunLua + `
 local P = ARGV[1]
 local v = redis.call('HGET', KEYS[1], 'version')
-if not v then return 'notfound' end
-if tonumber(v) ~= tonumber(ARGV[2]) then return 'conflict' end
+if not v then return reply('notfound') end
+if tonumber(v) ~= tonumber(ARGV[2]) then return reply('conflict') end
 local old = string.len(redis.call('HGET', KEYS[1], 'snapshot') or '')
 local d = string.len(ARGV[3]) - old
 redis.call('HSET', KEYS[1], 'snapshot', ARGV[3], 'version', tonumber(v) + 1, 'updated', ARGV[4])
@@ -407,22 +636,53 @@ for i = 7 + nf, #ARGV do
   local r = redis.call('HMGET', P .. 'run:' .. rk, 'thread', 'folded')
   if r[1] == ARGV[5] and r[2] == '1' then droprun(P, rk) end
 end
-return 'ok'
+return reply('ok')
 `)
 
-func (s *Store) threadKeys(key string) []string {
-	return []string{s.k("thread", key), s.k("runs", key), s.k("usage"), s.k("updated")}
+// threadKeys are the keys of thread key's scripts, and the prefix of its
+// bucket.
+func (s *Store) threadKeys(key string) ([]string, string) {
+	g := s.tagOf(key)
+	return []string{s.key(g, "thread", key), s.key(g, "runs", key), s.global(g, "usage"), s.global(g, "updated")}, s.prefix + g
+}
+
+// dropped reads a script's answer: its status word, then the keys of the
+// runs it dropped, whose index a cluster deletes.
+func (s *Store) dropped(ctx context.Context, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	a, ok := v.([]any)
+	if !ok || len(a) == 0 {
+		return fmt.Errorf("redisstore: unexpected answer %v", v)
+	}
+	if len(a) > 1 {
+		pipe := s.rdb.Pipeline()
+		for _, rk := range a[1:] {
+			k, _ := rk.(string)
+			s.threads.Delete(k)
+			if s.cluster {
+				pipe.Del(ctx, s.runIndex(k)) // one key a command: they are in other slots
+			}
+		}
+		if s.cluster {
+			pipe.Exec(ctx) // an index left behind names a run that is gone: found as such
+		}
+	}
+	return answer(a[0], nil)
 }
 
 func (s *Store) Fold(ctx context.Context, key string, version int64, snapshot []byte, folded, drop []string) error {
-	args := []any{s.prefix, version, snapshot, ms(time.Now()), key, len(folded)}
+	keys, p := s.threadKeys(key)
+	args := []any{p, version, snapshot, ms(time.Now()), key, len(folded)}
 	for _, f := range folded {
 		args = append(args, f)
 	}
 	for _, d := range drop {
 		args = append(args, d)
 	}
-	return answer(foldScript.Run(ctx, s.rdb, s.threadKeys(key), args...).Result())
+	v, err := foldScript.Run(ctx, s.rdb, keys, args...).Result()
+	return s.dropped(ctx, v, err)
 }
 
 // deleteScript deletes thread ARGV[2] if ARGV[3] is "any", or if it has no
@@ -431,11 +691,11 @@ var deleteScript = redis.NewScript(dropRunLua + `
 local P = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('ZREM', KEYS[4], ARGV[2])
-  return 'notfound'
+  return reply('notfound')
 end
 if ARGV[3] ~= 'any' then
   local t = redis.call('HMGET', KEYS[1], 'active', 'updated')
-  if (t[1] and t[1] ~= '') or tonumber(t[2] or '0') >= tonumber(ARGV[3]) then return 'busy' end
+  if (t[1] and t[1] ~= '') or tonumber(t[2] or '0') >= tonumber(ARGV[3]) then return reply('busy') end
 end
 local runs = redis.call('LRANGE', KEYS[2], 0, -1)
 for _, rk in ipairs(runs) do droprun(P, rk) end
@@ -443,17 +703,21 @@ local b = tonumber(redis.call('HGET', KEYS[1], 'bytes') or '0')
 redis.call('INCRBY', KEYS[3], 0 - b)
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREM', KEYS[4], ARGV[2])
-return 'ok'
+return reply('ok')
 `)
 
 func (s *Store) Delete(ctx context.Context, key string) error {
-	return answer(deleteScript.Run(ctx, s.rdb, s.threadKeys(key), s.prefix, key, "any").Result())
+	keys, p := s.threadKeys(key)
+	v, err := deleteScript.Run(ctx, s.rdb, keys, p, key, "any").Result()
+	return s.dropped(ctx, v, err)
 }
 
 // deleteIdle deletes a thread idle since before; it reports the runs it had.
 func (s *Store) deleteIdle(ctx context.Context, key string, before time.Time) (bool, int, error) {
-	n, _ := s.rdb.LLen(ctx, s.k("runs", key)).Result()
-	err := answer(deleteScript.Run(ctx, s.rdb, s.threadKeys(key), s.prefix, key, ms(before)).Result())
+	keys, p := s.threadKeys(key)
+	n, _ := s.rdb.LLen(ctx, keys[1]).Result()
+	v, err := deleteScript.Run(ctx, s.rdb, keys, p, key, ms(before)).Result()
+	err = s.dropped(ctx, v, err)
 	switch {
 	case err == nil:
 		return true, int(n), nil
@@ -466,13 +730,13 @@ func (s *Store) deleteIdle(ctx context.Context, key string, before time.Time) (b
 var dropFoldedScript = redis.NewScript(dropRunLua + `
 local P = ARGV[1]
 local r = redis.call('HMGET', P .. 'run:' .. ARGV[2], 'thread', 'folded')
-if not r[1] then redis.call('ZREM', P .. 'ended', ARGV[2]) return 'notfound' end
-if r[2] ~= '1' then return 'busy' end
+if not r[1] then redis.call('ZREM', P .. 'ended', ARGV[2]) return reply('notfound') end
+if r[2] ~= '1' then return reply('busy') end
 droprun(P, ARGV[2])
-return 'ok'
+return reply('ok')
 `)
 
-// sweepBatch bounds the entries one Sweep step looks at.
+// sweepBatch bounds the entries one Sweep step looks at (in each bucket).
 const sweepBatch = 500
 
 func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (store.Swept, error) {
@@ -488,40 +752,46 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 	}()
 	if lim.Retention > 0 {
 		cut := now.Add(-lim.Retention)
-		keys, err := s.rdb.ZRangeByScore(ctx, s.k("updated"), &redis.ZRangeBy{Min: "-inf", Max: "(" + strconv.FormatInt(ms(cut)+1, 10), Count: sweepBatch}).Result()
-		if err != nil {
-			return sw, err
-		}
-		for _, k := range keys {
-			ok, n, err := s.deleteIdle(ctx, k, cut.Add(time.Millisecond))
+		for _, g := range s.tags {
+			keys, err := s.rdb.ZRangeByScore(ctx, s.global(g, "updated"), &redis.ZRangeBy{Min: "-inf", Max: "(" + strconv.FormatInt(ms(cut)+1, 10), Count: sweepBatch}).Result()
 			if err != nil {
 				return sw, err
 			}
-			if ok {
-				sw.Threads++
-				sw.Runs += n
+			for _, k := range keys {
+				ok, n, err := s.deleteIdle(ctx, k, cut.Add(time.Millisecond))
+				if err != nil {
+					return sw, err
+				}
+				if ok {
+					sw.Threads++
+					sw.Runs += n
+				}
 			}
 		}
 	}
 	if lim.RunTTL > 0 {
 		cut := now.Add(-lim.RunTTL)
-		keys, err := s.rdb.ZRangeByScore(ctx, s.k("ended"), &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(ms(cut), 10), Count: sweepBatch}).Result()
-		if err != nil {
-			return sw, err
-		}
-		for _, rk := range keys {
-			thread, err := s.threadOf(ctx, rk)
-			if errors.Is(err, store.ErrNotFound) {
-				s.rdb.ZRem(ctx, s.k("ended"), rk)
-				continue
-			} else if err != nil {
+		for _, g := range s.tags {
+			keys, err := s.rdb.ZRangeByScore(ctx, s.global(g, "ended"), &redis.ZRangeBy{Min: "-inf", Max: strconv.FormatInt(ms(cut), 10), Count: sweepBatch}).Result()
+			if err != nil {
 				return sw, err
 			}
-			err = answer(dropFoldedScript.Run(ctx, s.rdb, s.threadKeys(thread)[:3], s.prefix, rk).Result())
-			if err == nil {
-				sw.Runs++
-			} else if !errors.Is(err, store.ErrBusy) && !errors.Is(err, store.ErrNotFound) {
-				return sw, err
+			for _, rk := range keys {
+				thread, err := s.threadOf(ctx, rk)
+				if errors.Is(err, store.ErrNotFound) {
+					s.rdb.ZRem(ctx, s.global(g, "ended"), rk)
+					continue
+				} else if err != nil {
+					return sw, err
+				}
+				keys, p := s.threadKeys(thread)
+				v, err := dropFoldedScript.Run(ctx, s.rdb, keys[:3], p, rk).Result()
+				err = s.dropped(ctx, v, err)
+				if err == nil {
+					sw.Runs++
+				} else if !errors.Is(err, store.ErrBusy) && !errors.Is(err, store.ErrNotFound) {
+					return sw, err
+				}
 			}
 		}
 	}
@@ -534,7 +804,7 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 			return true, nil
 		}
 		if lim.MaxThreads > 0 {
-			n, err := s.rdb.ZCard(ctx, s.k("updated")).Result()
+			n, err := s.threadCount(ctx)
 			return n > int64(lim.MaxThreads), err
 		}
 		return false, nil
@@ -543,7 +813,7 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 		if o, err := over(); err != nil || !o {
 			return sw, err
 		}
-		keys, err := s.rdb.ZRange(ctx, s.k("updated"), 0, 63).Result()
+		keys, err := s.leastRecent(ctx, 64)
 		if err != nil || len(keys) == 0 {
 			return sw, err
 		}
@@ -569,20 +839,87 @@ func (s *Store) Sweep(ctx context.Context, now time.Time, lim store.Limits) (sto
 	return sw, nil
 }
 
-func (s *Store) Running(ctx context.Context, max int) ([]string, error) {
-	keys, _, err := s.rdb.SScan(ctx, s.k("running"), 0, "", int64(max)).Result()
-	if len(keys) > max {
-		keys = keys[:max]
+// threadCount is the number of threads, all buckets together.
+func (s *Store) threadCount(ctx context.Context) (int64, error) {
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.IntCmd, len(s.tags))
+	for i, g := range s.tags {
+		cmds[i] = pipe.ZCard(ctx, s.global(g, "updated"))
 	}
-	return keys, err
+	if _, err := pipe.Exec(ctx); err != nil {
+		return 0, err
+	}
+	var n int64
+	for _, c := range cmds {
+		n += c.Val()
+	}
+	return n, nil
+}
+
+// leastRecent are the n threads least recently updated, all buckets
+// together (each bucket's oldest n, merged).
+func (s *Store) leastRecent(ctx context.Context, n int64) ([]string, error) {
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.ZSliceCmd, len(s.tags))
+	for i, g := range s.tags {
+		cmds[i] = pipe.ZRangeWithScores(ctx, s.global(g, "updated"), 0, n-1)
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, err
+	}
+	var all []redis.Z
+	for _, c := range cmds {
+		all = append(all, c.Val()...)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Score < all[j].Score })
+	if int64(len(all)) > n {
+		all = all[:n]
+	}
+	out := make([]string, len(all))
+	for i, z := range all {
+		out[i], _ = z.Member.(string)
+	}
+	return out, nil
+}
+
+func (s *Store) Running(ctx context.Context, max int) ([]string, error) {
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.ScanCmd, len(s.tags))
+	for i, g := range s.tags {
+		cmds[i] = pipe.SScan(ctx, s.global(g, "running"), 0, "", int64(max))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, c := range cmds {
+		k, _ := c.Val()
+		keys = append(keys, k...)
+		if len(keys) >= max {
+			return keys[:max], nil
+		}
+	}
+	return keys, nil
 }
 
 func (s *Store) Usage(ctx context.Context) (int64, error) {
-	n, err := s.rdb.Get(ctx, s.k("usage")).Int64()
-	if errors.Is(err, redis.Nil) {
-		return 0, nil
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.StringCmd, len(s.tags))
+	for i, g := range s.tags {
+		cmds[i] = pipe.Get(ctx, s.global(g, "usage"))
 	}
-	return n, err
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return 0, err
+	}
+	var n int64
+	for _, c := range cmds {
+		v, err := c.Int64()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return 0, err
+		}
+		n += v
+	}
+	return n, nil
 }
 
 // Check reports whether Redis takes writes: a small SET (refused by a
