@@ -300,7 +300,10 @@ func TestScenarioContents(t *testing.T) {
 	assert.Equal(t, []any{"error", "invalid"}, []any{status, args}, "a call cut off is never complete")
 	require.Len(t, errs, 1)
 	assert.Equal(t, "truncated", errs[0].(map[string]any)["keyword"])
-	assert.Equal(t, map[string]any{"title": "Oslo packing list"}, calls[2].(map[string]any)["safeArgs"])
+	// safeArgs: the complete title, and the text as far as it came (a
+	// string only its type constrains is valid at every prefix).
+	assert.Equal(t, map[string]any{"title": "Oslo packing list", "text": "Rain on Thursday and highs of 6 °C: pack a waterproof jacket, warm layers and"},
+		calls[2].(map[string]any)["safeArgs"])
 
 	// Parallel: two calls under one assistant message, arguments interleaved.
 	st = run("parallel-tools")
