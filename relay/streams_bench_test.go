@@ -11,11 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agui-reducer/agui/relay/redistest"
+	"github.com/agui-reducer/agui/relay/store"
 	"github.com/agui-reducer/agui/relay/store/boltstore"
+	"github.com/agui-reducer/agui/relay/store/redisstore"
 )
 
 // BenchmarkStreams: the relay's own memory per live stream and its CPU
-// per run, at 100 and 1,000 concurrent runs on bbolt. Clients, relay and
+// per run, at 100 and 1,000 concurrent runs on bbolt and on Redis. Clients, relay and
 // agent share the process, so each figure is measured side by side with
 // the same clients reading the same agent directly, and the relay's is
 // the difference: per stream, the heap and goroutine stacks in use (after
@@ -23,38 +26,50 @@ import (
 // per run, the process's CPU time from the first request to the last
 // frame (50 events a run).
 func BenchmarkStreams(b *testing.B) {
-	for _, n := range []int{100, 1000} {
-		b.Run(fmt.Sprintf("bolt-%d", n), func(b *testing.B) {
-			var relayMem, directMem, relayCPU, directCPU float64
-			for b.Loop() {
-				dm, dc := streamRound(b, n, false)
-				rm, rc := streamRound(b, n, true)
-				directMem += dm
-				relayMem += rm
-				directCPU += dc
-				relayCPU += rc
-			}
-			k := float64(b.N)
-			b.ReportMetric((relayMem-directMem)/k/float64(n), "relay-bytes/stream")
-			b.ReportMetric(directMem/k/float64(n), "direct-bytes/stream")
-			b.ReportMetric((relayCPU-directCPU)/k/float64(n)*1e6, "relay-cpu-µs/run")
-			b.ReportMetric(directCPU/k/float64(n)*1e6, "direct-cpu-µs/run")
-		})
+	for _, kind := range []string{"bolt", "redis"} {
+		for _, n := range []int{100, 1000} {
+			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) { benchStreams(b, kind, n) })
+		}
 	}
 }
 
-// streamRound runs n runs at once, through a relay on bbolt or to the
-// agent directly: the bytes in use while all are live (heap and stacks,
-// over the process's before), and the CPU seconds of the round.
-func streamRound(b *testing.B, n int, relayed bool) (mem, cpu float64) {
+// benchStreams is one BenchmarkStreams row: n runs on the store kind.
+func benchStreams(b *testing.B, kind string, n int) {
+	var relayMem, directMem, relayCPU, directCPU float64
+	for b.Loop() {
+		dm, dc := streamRound(b, n, "")
+		rm, rc := streamRound(b, n, kind)
+		directMem += dm
+		relayMem += rm
+		directCPU += dc
+		relayCPU += rc
+	}
+	k := float64(b.N)
+	b.ReportMetric((relayMem-directMem)/k/float64(n), "relay-bytes/stream")
+	b.ReportMetric(directMem/k/float64(n), "direct-bytes/stream")
+	b.ReportMetric((relayCPU-directCPU)/k/float64(n)*1e6, "relay-cpu-µs/run")
+	b.ReportMetric(directCPU/k/float64(n)*1e6, "direct-cpu-µs/run")
+}
+
+// streamRound runs n runs at once, through a relay on the store kind
+// ("bolt", "redis") or, with none, to the agent directly: the bytes in use
+// while all are live (heap and stacks, over the process's before), and the
+// CPU seconds of the round.
+func streamRound(b *testing.B, n int, kind string) (mem, cpu float64) {
 	b.Helper()
 	gate := make(chan struct{})
 	agent := &fakeAgent{n: 50}
 	agent.setGate(gate)
 	up := newUpstream(b, agent)
 	url := up.URL
-	if relayed {
-		st, err := boltstore.Open(b.TempDir() + "/relay.db")
+	if kind != "" {
+		var st store.Store
+		var err error
+		if kind == "redis" {
+			st, err = redisstore.Open(redistest.Start(b, false).URL())
+		} else {
+			st, err = boltstore.Open(b.TempDir() + "/relay.db")
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
