@@ -14,8 +14,8 @@
 
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Session } from 'node:inspector/promises';
 import { nodeMemory } from './node-memory.mjs';
+import { allocSampler } from './alloc-account.mjs';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -42,23 +42,9 @@ const { largeArgs, previewSubscriber } = await import('./agent-large.mjs');
 const make = sides({ HttpAgent: client.HttpAgent, DropIn, ignoreElements: rx.ignoreElements, endWith: rx.endWith });
 const now = () => performance.now();
 
-/** Who allocated a sample, from its stack (outermost first). */
-function owner(stack) {
-  let who = null;
-  for (const cf of stack) {
-    if (cf.url.endsWith('/bench/agent-large.mjs') && cf.functionName === 'onMessagesChanged') return 'the preview reader';
-    if (cf.url.endsWith('/bench/agent-core.mjs') && (cf.functionName === 'onMessagesChanged' || cf.functionName === 'onStateChanged')) who = 'the chat subscribers';
-  }
-  if (who !== null) return who;
-  const top = stack[stack.length - 1];
-  return top !== undefined && /\/bench\/[^/]+\.mjs$/.test(top.url) ? "the benchmark's network" : 'the agent';
-}
-
 const warm = largeArgs({ bytes: 4_000, seed: 12 });
 for (let i = 0; i < 3; i++) for (const s of ['official', 'ours']) await converseProbe(make[s], warm, { subscribers: 2, extra: [previewSubscriber], now });
-const session = new Session();
-session.connect();
-await session.post('HeapProfiler.enable');
+const sampler = await allocSampler();
 console.log(`${side === 'ours' ? 'the drop-in' : 'HttpAgent'}: JS allocation per event, KB`);
 for (const row of rows) {
   const conv = largeArgs({ bytes: row.bytes });
@@ -73,21 +59,14 @@ for (const row of rows) {
   }
   gc();
   await converseProbe(make[side], warm, { subscribers: 1, extra: [previewSubscriber], now });
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  await converseProbe(make[side], conv, opts);
-  const { profile } = await session.post('HeapProfiler.stopSampling');
-  const by = new Map();
-  const walk = (node, stack) => {
-    const st = [...stack, node.callFrame];
-    if (node.selfSize > 0) { const k = owner(st); by.set(k, (by.get(k) ?? 0) + node.selfSize); }
-    for (const c of node.children) walk(c, st);
-  };
-  walk(profile.head, []);
-  const sampled = [...by.values()].reduce((a, b) => a + b, 0);
-  const parts = ['the agent', 'the chat subscribers', 'the preview reader', "the benchmark's network"]
-    .filter((k) => by.has(k)).map((k) => `${k} ${(by.get(k) / 1024 / events).toFixed(1)}`).join(', ');
-  kb.sort((a, b) => a - b);
-  console.log(`3 × ${row.bytes / 1000} KB, ${row.subscribers} subscriber(s)${row.reader ? ' + preview reader' : ''}: ${kb[1].toFixed(1)} (median of 3); sampled ${(sampled / 1024 / events).toFixed(1)}: ${parts}`);
+  let folded = null;
+  const a = await sampler.account(async () => { folded = (await converseProbe(make[side], conv, opts)).reducerFolded; }, events);
+  const parts = [['the agent', a.agentKB], ['the chat subscribers', a.subscribersKB], ['the preview reader', a.readerKB], ["the benchmark's network", a.networkKB]]
+    .filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+  const places = Object.entries(a.agentPlacesKB).map(([p, v]) => `${p} ${v.toFixed(2)}`).join(', ');
+  kb.sort((x, y) => x - y);
+  console.log(`3 × ${row.bytes / 1000} KB, ${row.subscribers} subscriber(s)${row.reader ? ' + preview reader' : ''}: ${kb[1].toFixed(1)} (median of 3); sampled ${a.sampledKB.toFixed(1)}: ${parts}${folded === false ? ' (the sampled run was not folded by the reducer)' : ''}`);
+  console.log(`  the agent's share by place: ${places}`);
 }
-session.disconnect();
+sampler.close();
 process.exit(0);

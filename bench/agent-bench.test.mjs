@@ -13,9 +13,10 @@ import assert from 'node:assert/strict';
 import { HttpAgent } from '@ag-ui/client';
 import { ignoreElements, endWith } from 'rxjs';
 import { dropIn } from './agent-dropin.mjs';
-import { runAgentBench, sides, converse, canon, medianPageRow, agentBars } from './agent-core.mjs';
-import { runLargeBench, largeArgs } from './agent-large.mjs';
+import { runAgentBench, sides, converse, canon, medianPageRow, agentBars, largeBars } from './agent-core.mjs';
+import { runLargeBench, largeArgs, previewSubscriber } from './agent-large.mjs';
 import { generate } from './gen.mjs';
+import { accountProfile, allocSampler, owner, OWNERS } from './alloc-account.mjs';
 
 process.env.SUPPRESS_TRANSFORMATION_WARNINGS = 'true';
 // The package's exported class, as agent.mjs measures it.
@@ -86,8 +87,11 @@ test('agent bench, large arguments: both agents end equal, with and without the 
 
 test('agent-alloc.mjs: a row\'s allocation per event, and the sampled account of who made it (the reader\'s share only with a reader)', () => {
   const out = execFileSync(process.execPath, [fileURLToPath(new URL('./agent-alloc.mjs', import.meta.url)), '--rows', '4:2:1,4:1:0'], { encoding: 'utf8' });
-  const lines = out.trim().split('\n');
+  const all = out.trim().split('\n');
+  const lines = all.filter((l) => !l.startsWith('  '));
   assert.equal(lines[0], 'the drop-in: JS allocation per event, KB');
+  // Each row is followed by where the agent's share was allocated.
+  assert.equal(all.filter((l) => l.startsWith('  the agent\'s share by place: ')).length, 2);
   const withReader = lines[1].match(/^3 × 4 KB, 2 subscriber\(s\) \+ preview reader: ([\d.]+) \(median of 3\); sampled ([\d.]+): the agent ([\d.]+), the chat subscribers ([\d.]+), the preview reader ([\d.]+)/);
   assert.ok(withReader, lines[1]);
   const [, , sampled, ...parts] = withReader.map(Number);
@@ -104,4 +108,55 @@ test('agent-alloc.mjs: rows it cannot read are refused with a message, before an
     assert.match(r.stderr, /--rows takes KB:subscribers:reader triples/, rows);
     assert.equal(r.stdout, '', rows);
   }
+});
+
+test('alloc-account.mjs: each sample has one owner, from its stack, and the owners\' shares add up to what was sampled', () => {
+  const bench = (name, fn) => ({ url: `file:///repo/bench/${name}`, functionName: fn });
+  const web = (name, fn) => ({ url: `file:///repo/web/src/${name}`, functionName: fn });
+  const agui = { url: 'file:///repo/bench/node_modules/@ag-ui/client/dist/index.mjs', functionName: 'x' };
+  assert.equal(owner([bench('agent-core.mjs', 'converseProbe'), web('ag-ui/run.js', 'step'), agui, bench('agent-core.mjs', 'onMessagesChanged')]), 'subscribers');
+  assert.equal(owner([web('ag-ui/run.js', 'step'), bench('agent-core.mjs', 'onMessagesChanged'), bench('agent-large.mjs', 'onMessagesChanged')]), 'reader');
+  assert.equal(owner([bench('agent-core.mjs', 'converseProbe'), web('ag-ui/run.js', 'step')]), 'agent');
+  assert.equal(owner([web('ag-ui/run.js', 'step'), bench('agent-core.mjs', 'pull')]), 'network');
+  // A profile tree: root → run (agent, 1,000 bytes) → subscriber (300) → reader (200); root → pull (network, 100).
+  const node = (callFrame, selfSize, children = []) => ({ callFrame, selfSize, children });
+  const profile = {
+    head: node({ url: '', functionName: '(root)' }, 0, [
+      node(web('ag-ui/run.js', 'step'), 600, [
+        node(web('ag-ui/view.js', 'build'), 400),
+        node(bench('agent-core.mjs', 'onMessagesChanged'), 300, [node(bench('agent-large.mjs', 'onMessagesChanged'), 200)]),
+      ]),
+      node(bench('agent-core.mjs', 'pull'), 100),
+    ]),
+  };
+  const a = accountProfile(profile, 1 / 1024);
+  assert.deepEqual([a.agentKB, a.subscribersKB, a.readerKB, a.networkKB, a.sampledKB], [1000, 300, 200, 100, 1600]);
+  assert.deepEqual(a.agentPlacesKB, { 'ag-ui/run.js': 600, 'ag-ui/view.js': 400 });
+});
+
+test('alloc-account.mjs: a sampled run of the drop-in, its shares adding up; the bar reads the agent\'s own share', async () => {
+  const conv = largeArgs({ bytes: 4_000 });
+  const events = conv.turns[0].events.length;
+  const sampler = await allocSampler();
+  try {
+    for (const reader of [false, true]) {
+      let r;
+      const a = await sampler.account(async () => { r = await converse(make.ours, conv, { subscribers: 2, extra: reader ? [previewSubscriber] : [], now: () => 0 }); }, events);
+      assert.equal(r.messages.length, 51);
+      const sum = OWNERS.reduce((x, k) => x + a[`${k}KB`], 0);
+      assert.ok(Math.abs(sum - a.sampledKB) < 1e-9, `${sum} against ${a.sampledKB}`);
+      const places = Object.values(a.agentPlacesKB).reduce((x, y) => x + y, 0);
+      assert.ok(Math.abs(places - a.agentKB) < 1e-9, `${places} against ${a.agentKB}`);
+      assert.ok(a.agentKB > 0 && a.subscribersKB > 0, JSON.stringify(a));
+      assert.equal(a.readerKB > 0, reader, JSON.stringify(a));
+    }
+  } finally {
+    sampler.close();
+  }
+  // The bar is read from the agent's share of the worst row, not from the whole process's figure.
+  const row = (agentKB, measured) => ({ subscribers: 10, reader: true, bytes: 100_000, same: true, official: { peakHeapMB: 1 }, ours: { lastTenthUs: 1, firstTenthUs: 1, peakHeapMB: 1, allocatedPerEventKB: measured, account: { agentKB } } });
+  const bar = largeBars([row(5, 21), row(7, 14)], 'node').find((b) => /allocated per event/.test(b.bar));
+  assert.equal(bar.value, 7);
+  assert.equal(bar.met, true);
+  assert.equal(largeBars([row(13, 14)], 'node').find((b) => /allocated per event/.test(b.bar)).met, false);
 });

@@ -165,6 +165,8 @@ export async function converseProbe(make, conv, { subscribers, now, between = ti
   }
   return {
     turnMs, events: conv.turns.map((t) => t.events.length), messages: agent.messages, state: agent.state, sink,
+    // The drop-in: whether its reducer folded (not @ag-ui/client's apply step on a cold run); null for HttpAgent.
+    reducerFolded: 'reducerState' in agent ? agent.reducerState !== undefined : null,
     totalMs: turnMs.reduce((x, y) => x + y, 0), tenthUs, longestGapMs: Math.max(0, ...gaps),
     peakBytes: mem.peakBytes, allocatedBytes: mem.allocatedBytes, cpuMs: cpu === null ? null : cpuMs,
   };
@@ -390,10 +392,13 @@ export function largeBars(rows, runtime) {
     out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): per event, last tenth ≤ 1.2× the first`, value: growth, met: growth <= 1.2 });
     out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): peak heap ≤ HttpAgent's (MB)`, value: r.ours.peakHeapMB, met: r.ours.peakHeapMB <= r.official.peakHeapMB });
   }
-  const alloc = rows.filter((r) => r.ours.allocatedPerEventKB != null);
+  // Allocation per event above the transport floor: the agent's own share
+  // of the row's account (alloc-account.mjs), the benchmark's network, chat
+  // subscribers and preview reader set apart (their shares are in the rows).
+  const alloc = rows.filter((r) => r.ours.account != null);
   if (alloc.length > 0) {
-    const worst = Math.max(...alloc.map((r) => r.ours.allocatedPerEventKB));
-    out.push({ bar: 'large arguments: ≤ 12 KB of JS allocation per event (the worst row, KB)', value: worst, met: worst <= 12 });
+    const worst = Math.max(...alloc.map((r) => r.ours.account.agentKB));
+    out.push({ bar: 'large arguments: ≤ 12 KB allocated per event above the transport floor, the agent\'s own (the worst row, KB)', value: worst, met: worst <= 12 });
   }
   for (const r of rows) if (!r.same) out.push({ bar: `large arguments, ${r.subscribers} subscriber(s)${r.reader ? ' + reader' : ''}: both agents end equal`, value: 0, met: false });
   return out;

@@ -100,10 +100,13 @@ export function previewSubscriber(sink) {
  * default; the same for both agents), memory
  * (() → {start(), sample(), stop() → {peakBytes, allocatedBytes|null}}),
  * rewarmRuns (the unmeasured runs of a side after each forced collection, default 1), cpu
- * (Node: () → the process's CPU time, ms),
+ * (Node: () → the process's CPU time, ms), sampler (Node: alloc-account.mjs's
+ * allocSampler(): after the measured runs, one more run of ours under V8's
+ * sampling heap profiler gives the row's account of who allocates,
+ * ours.account),
  * longTasks, log, collect, tick}. Resolves to the rows.
  */
-export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns = 1, memory = null, cpu = null, longTasks = null, log = () => {}, collect, tick }) {
+export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns = 1, memory = null, cpu = null, sampler = null, longTasks = null, log = () => {}, collect, tick }) {
   const rows = [];
   // A warm-up of the scenario's code paths (tool-call arguments, the
   // reader), both agents, as the conversations have theirs.
@@ -164,6 +167,19 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns
       };
     };
     const o = sum(runs.official), u = sum(runs.ours);
+    if (sampler !== null) {
+      // One more run of ours, sampled: its own garbage and profile, after
+      // the same collection and re-warm as a measured run.
+      collect();
+      await tick();
+      await rewarm('ours');
+      await tick();
+      let folded = null;
+      const extra = sc.reader ? [previewSubscriber] : [];
+      u.account = await sampler.account(async () => { folded = (await converseProbe(make.ours, conv, { subscribers: sc.subscribers, extra, now })).reducerFolded; }, events);
+      u.account.reducerFolded = folded;
+      u.account.measuredKB = u.allocatedPerEventKB;
+    }
     const a = runs.official[0], b = runs.ours[0];
     const row = {
       scenario: 'large-arguments', bytes: sc.bytes, calls: conv.calls, subscribers: sc.subscribers, reader: sc.reader, events,
@@ -172,9 +188,12 @@ export async function runLargeBench({ make, now, scenarios, reps = 3, rewarmRuns
       cpuRatio: o.cpuMs == null ? null : o.cpuMs / u.cpuMs,
       lateRatio: o.lastTenthUs / u.lastTenthUs,
       same: canon(a.messages) === canon(b.messages) && canon(a.state) === canon(b.state) && canon(a.sink) === canon(b.sink),
+      // Every measured run of ours folded by its reducer (not a cold run
+      // folded by @ag-ui/client's apply step while the module loads).
+      oursFoldedByReducer: runs.ours.every((r) => r.reducerFolded === true),
     };
     rows.push(row);
-    log(`large arguments ${conv.calls} × ${Math.round(sc.bytes / 1000)} KB, ${sc.subscribers} subscriber(s)${sc.reader ? ' + preview reader' : ''}: total HttpAgent ${o.totalMs.toFixed(0)} ms, ours ${u.totalMs.toFixed(0)} ms (${row.totalRatio.toFixed(1)}×)${o.cpuMs != null ? `, CPU ${o.cpuMs.toFixed(0)} / ${u.cpuMs.toFixed(0)} ms (${row.cpuRatio.toFixed(1)}×)` : ''}; per event first/last tenth HttpAgent ${o.firstTenthUs.toFixed(0)}/${o.lastTenthUs.toFixed(0)} µs, ours ${u.firstTenthUs.toFixed(0)}/${u.lastTenthUs.toFixed(0)} µs; peak heap ${o.peakHeapMB.toFixed(0)} / ${u.peakHeapMB.toFixed(0)} MB${o.allocatedMB != null ? `; allocated ${o.allocatedMB.toFixed(0)} / ${u.allocatedMB.toFixed(0)} MB` : ''}; longest gap ${o.longestGapMs.toFixed(0)} / ${u.longestGapMs.toFixed(0)} ms${row.same ? '' : ' — RESULTS DIFFER'}`);
+    log(`large arguments ${conv.calls} × ${Math.round(sc.bytes / 1000)} KB, ${sc.subscribers} subscriber(s)${sc.reader ? ' + preview reader' : ''}: total HttpAgent ${o.totalMs.toFixed(0)} ms, ours ${u.totalMs.toFixed(0)} ms (${row.totalRatio.toFixed(1)}×)${o.cpuMs != null ? `, CPU ${o.cpuMs.toFixed(0)} / ${u.cpuMs.toFixed(0)} ms (${row.cpuRatio.toFixed(1)}×)` : ''}; per event first/last tenth HttpAgent ${o.firstTenthUs.toFixed(0)}/${o.lastTenthUs.toFixed(0)} µs, ours ${u.firstTenthUs.toFixed(0)}/${u.lastTenthUs.toFixed(0)} µs; peak heap ${o.peakHeapMB.toFixed(0)} / ${u.peakHeapMB.toFixed(0)} MB${o.allocatedMB != null ? `; allocated ${o.allocatedMB.toFixed(0)} / ${u.allocatedMB.toFixed(0)} MB` : ''}; longest gap ${o.longestGapMs.toFixed(0)} / ${u.longestGapMs.toFixed(0)} ms${u.account ? `; ours' allocation by owner, KB/event: the agent ${u.account.agentKB.toFixed(1)}, subscribers ${u.account.subscribersKB.toFixed(1)}, reader ${u.account.readerKB.toFixed(1)}, network ${u.account.networkKB.toFixed(1)}${u.account.reducerFolded === false ? ' (the sampled run was not folded by the reducer)' : ''}` : ''}${row.same ? '' : ' — RESULTS DIFFER'}`);
   }
   return rows;
 }

@@ -108,11 +108,13 @@ async function inNode() {
   const res = await runAgentBench({ ...(devChild ? devOptions : options), make, now: () => performance.now(), log, memory: nodeMemory });
   if (largeOptions !== null && !devChild) {
     const { runLargeBench } = await import('./agent-large.mjs');
+    const sampler = await (await import('./alloc-account.mjs')).allocSampler();
     res.large = await runLargeBench({
-      ...largeOptions, make, now: () => performance.now(), log, memory: nodeMemory,
+      ...largeOptions, make, now: () => performance.now(), log, memory: nodeMemory, sampler,
       cpu: () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; },
       collect: () => globalThis.gc(), tick: () => new Promise((r) => setTimeout(r, 0)),
     });
+    sampler.close();
     res.bars.push(...largeBars(res.large, 'node'));
   }
   res.load = { officialMs: t1 - t0, oursMs: t2 - t1 };

@@ -101,10 +101,21 @@ export function largeTable(rows, node) {
   for (const r of rows) {
     const o = r.official, u = r.ours;
     const task = (x) => f(x.longTaskMs ?? x.longestGapMs, 0);
-    lines.push(`| ${Math.round(r.bytes / 1000)} | ${r.subscribers} | ${r.reader ? 'yes' : 'no'} | ${r.events} | ${u.reps} | ${f(o.totalMs, 0)}${sp(o.totalSpread, 0)} | ${f(u.totalMs, 0)}${sp(u.totalSpread, 0)} | ${f(r.totalRatio)}× |${node ? ` ${r.cpuRatio == null ? '—' : f(r.cpuRatio) + '×'} |` : ''} ${f(o.firstTenthUs, 0)} / ${f(o.lastTenthUs, 0)} | ${f(u.firstTenthUs, 0)} / ${f(u.lastTenthUs, 0)} | ${f(r.lateRatio)}× | ${f(o.peakHeapMB)} | ${f(u.peakHeapMB)} |${node ? ` ${f(o.allocatedMB, 0)} | ${f(u.allocatedMB, 0)} | ${f(o.allocatedPerEventKB)} | ${f(u.allocatedPerEventKB)} |` : ''} ${task(o)} ms | ${task(u)} ms |${r.same ? '' : ' DIFFER'}`);
+    lines.push(`| ${Math.round(r.bytes / 1000)} | ${r.subscribers} | ${r.reader ? 'yes' : 'no'} | ${r.events} | ${u.reps} | ${f(o.totalMs, 0)}${sp(o.totalSpread, 0)} | ${f(u.totalMs, 0)}${sp(u.totalSpread, 0)} | ${f(r.totalRatio)}× |${node ? ` ${r.cpuRatio == null ? '—' : f(r.cpuRatio) + '×'} |` : ''} ${f(o.firstTenthUs, 0)} / ${f(o.lastTenthUs, 0)} | ${f(u.firstTenthUs, 0)} / ${f(u.lastTenthUs, 0)} | ${f(r.lateRatio)}× | ${f(o.peakHeapMB)} | ${f(u.peakHeapMB)} |${node ? ` ${f(o.allocatedMB, 0)} | ${f(u.allocatedMB, 0)} | ${f(o.allocatedPerEventKB)} | ${f(u.allocatedPerEventKB)} |` : ''} ${task(o)} ms | ${task(u)} ms |${r.same ? '' : ' DIFFER'}${r.oursFoldedByReducer === false ? ' (a run of ours not folded by the reducer)' : ''}`);
   }
   lines.push('');
   lines.push(node ? 'longest task: the longest time between two network reads (one read: 16 events).' : 'longest task: PerformanceObserver longtask (only tasks over 50 ms are reported; 0: none).');
+  if (node && rows.some((r) => r.ours.account != null)) {
+    lines.push('', 'ours: JS allocation per event (KB) by who allocates (alloc-account.mjs: V8\'s sampling heap profiler over one more run; the agent\'s own share is the bar\'s, above the transport floor):', '');
+    lines.push('| KB per call | subscribers | preview reader | measured (whole process) | sampled | the agent | the chat subscribers | the preview reader | the network (transport floor) | the agent\'s largest places |');
+    lines.push('|---:|---:|:-:|---:|---:|---:|---:|---:|---:|---|');
+    for (const r of rows) {
+      const a = r.ours.account;
+      if (a == null) continue;
+      const places = Object.entries(a.agentPlacesKB).slice(0, 4).map(([p, kb]) => `${p} ${f(kb)}`).join(', ');
+      lines.push(`| ${Math.round(r.bytes / 1000)} | ${r.subscribers} | ${r.reader ? 'yes' : 'no'} | ${f(r.ours.allocatedPerEventKB)} | ${f(a.sampledKB)} | ${f(a.agentKB)} | ${f(a.subscribersKB)} | ${f(a.readerKB)} | ${f(a.networkKB)} | ${places}${a.reducerFolded === false ? ' (not folded by the reducer)' : ''} |`);
+    }
+  }
   return lines.join('\n');
 }
 
