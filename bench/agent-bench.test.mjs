@@ -159,4 +159,9 @@ test('alloc-account.mjs: a sampled run of the drop-in, its shares adding up; the
   assert.equal(bar.value, 7);
   assert.equal(bar.met, true);
   assert.equal(largeBars([row(13, 14)], 'node').find((b) => /allocated per event/.test(b.bar)).met, false);
+  // With a reader, the whole process's allocation (the reader's included on both sides) against HttpAgent's.
+  const withOfficial = (measured, official) => { const r = row(5, measured); r.official.allocatedPerEventKB = official; return r; };
+  assert.equal(largeBars([withOfficial(21, 300)], 'node').find((b) => /JS allocation per event ≤ HttpAgent's/.test(b.bar)).met, true);
+  assert.equal(largeBars([withOfficial(21, 20)], 'node').find((b) => /JS allocation per event ≤ HttpAgent's/.test(b.bar)).met, false);
+  assert.equal(largeBars([row(5, 21)], 'node').some((b) => /JS allocation per event ≤ HttpAgent's/.test(b.bar)), false);
 });

@@ -391,6 +391,11 @@ export function largeBars(rows, runtime) {
     const size = `3 × ${Math.round(r.bytes / 1000)} KB${r.bytes > 32_000 ? ', beyond the bar\'s 3 × 32 KB' : ''}`;
     out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): per event, last tenth ≤ 1.2× the first`, value: growth, met: growth <= 1.2 });
     out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): peak heap ≤ HttpAgent's (MB)`, value: r.ours.peakHeapMB, met: r.ours.peakHeapMB <= r.official.peakHeapMB });
+    // Node alone counts allocation: the whole process's, the reader's
+    // included on both sides.
+    if (r.ours.allocatedPerEventKB != null && r.official.allocatedPerEventKB != null) {
+      out.push({ bar: `preview reader (${size}, ${r.subscribers} subscriber(s)): JS allocation per event ≤ HttpAgent's (KB)`, value: r.ours.allocatedPerEventKB, met: r.ours.allocatedPerEventKB <= r.official.allocatedPerEventKB });
+    }
   }
   // Allocation per event above the transport floor: the agent's own share
   // of the row's account (alloc-account.mjs), the benchmark's network, chat
