@@ -73,6 +73,28 @@ test('pattern and patternProperties are checked in the WebAssembly module', asyn
   assert.deepEqual(verdict('{"y":1}'), { argsStatus: 'invalid', keywords: ['/y additionalProperties'] });
 });
 
+test('numbers compare exactly in the WebAssembly module, as decimals', async () => {
+  const factory = await loadReducer(wasmURL);
+  const measured = {
+    name: 'get_weather',
+    parameters: {
+      type: 'object',
+      properties: { dose: { type: 'number', multipleOf: 0.0001 }, level: { type: 'number', maximum: 3 } },
+    },
+  };
+  const verdict = (args) => {
+    const r = factory.createReducer({ tools: [measured] });
+    for (const ev of call([args])) r.apply(ev);
+    const { argsStatus, argsErrors } = r.state.toolCalls[0];
+    r.dispose();
+    return { argsStatus, keywords: (argsErrors ?? []).map((e) => `${e.path} ${e.keyword}`) };
+  };
+  assert.deepEqual(verdict('{"dose":0.0075,"level":3}'), { argsStatus: 'valid', keywords: [] });
+  assert.deepEqual(verdict('{"dose":0.00755}'), { argsStatus: 'invalid', keywords: ['/dose multipleOf'] });
+  // No float64 tells 3.0000000000000001 from 3.
+  assert.deepEqual(verdict('{"level":3.0000000000000001}'), { argsStatus: 'invalid', keywords: ['/level maximum'] });
+});
+
 test('truncated arguments: status error, argsStatus invalid (truncated), never complete', async () => {
   const factory = await loadReducer(wasmURL);
   const r = factory.createReducer();
