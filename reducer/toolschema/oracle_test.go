@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -99,7 +100,9 @@ func suiteDir(t *testing.T) string {
 	dir := suiteDirIfPresent()
 	if dir == "" {
 		msg := "the JSON Schema Test Suite is not in the module cache: go mod download " + suiteModule
-		if os.Getenv("CI") != "" {
+		// Under js/wasm the cache is a guess (no go env): the Go run
+		// is the one CI requires.
+		if os.Getenv("CI") != "" && runtime.GOOS != "js" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
