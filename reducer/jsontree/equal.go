@@ -1,7 +1,6 @@
 package jsontree
 
 import (
-	"errors"
 	"strconv"
 )
 
@@ -121,8 +120,10 @@ func parseFloat(n Number) (float64, bool) {
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil {
 		// Out of range still yields ±Inf or 0, which is what JS uses.
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+		// ParseFloat's errors are always a *NumError: a type assertion
+		// says as much as errors.As, which would bring reflection
+		// (internal/reflectlite) into the wasm module.
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			return f, true
 		}
 		return 0, false

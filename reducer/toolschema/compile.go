@@ -226,7 +226,7 @@ func (c *compiler) object(n *node, s *jsontree.Object) {
 				}
 			}
 		case 7, 8:
-			if obj == nil || kw == 8 && !hasPatterns {
+			if obj == nil {
 				c.skip(n, k)
 				break
 			}

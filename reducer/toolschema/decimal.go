@@ -1,5 +1,3 @@
-//go:build !js
-
 package toolschema
 
 import "github.com/agui-reducer/agui/reducer/jsontree"

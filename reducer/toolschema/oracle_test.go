@@ -1,5 +1,3 @@
-//go:build !js
-
 package toolschema
 
 import (
@@ -8,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -66,15 +65,33 @@ const suiteModule = "github.com/kaptinlin/jsonschema@v0.9.6"
 // suiteDirIfPresent returns the suite's draft 2020-12 tests in the
 // module cache, or "".
 func suiteDirIfPresent() string {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
+	cache := modCache()
+	if cache == "" {
 		return ""
 	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), filepath.FromSlash(suiteModule), "testdata", "JSON-Schema-Test-Suite", "tests", "draft2020-12")
+	dir := filepath.Join(cache, filepath.FromSlash(suiteModule), "testdata", "JSON-Schema-Test-Suite", "tests", "draft2020-12")
 	if _, err := os.Stat(dir); err != nil {
 		return ""
 	}
 	return dir
+}
+
+// modCache returns the module cache directory: go env's answer, or under
+// js/wasm, which starts no processes, its default.
+func modCache() string {
+	if out, err := exec.Command("go", "env", "GOMODCACHE").Output(); err == nil {
+		return strings.TrimSpace(string(out))
+	}
+	if d := os.Getenv("GOMODCACHE"); d != "" {
+		return d
+	}
+	if d := os.Getenv("GOPATH"); d != "" {
+		return filepath.Join(filepath.SplitList(d)[0], "pkg", "mod")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, "go", "pkg", "mod")
+	}
+	return ""
 }
 
 // suiteDir finds the suite's draft 2020-12 tests in the module cache; with
@@ -83,7 +100,9 @@ func suiteDir(t *testing.T) string {
 	dir := suiteDirIfPresent()
 	if dir == "" {
 		msg := "the JSON Schema Test Suite is not in the module cache: go mod download " + suiteModule
-		if os.Getenv("CI") != "" {
+		// Under js/wasm the cache is a guess (no go env): the Go run
+		// is the one CI requires.
+		if os.Getenv("CI") != "" && runtime.GOOS != "js" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)

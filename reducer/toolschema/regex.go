@@ -1,5 +1,3 @@
-//go:build !js
-
 package toolschema
 
 import "unicode/utf8"
@@ -18,9 +16,6 @@ import "unicode/utf8"
 type pattern struct {
 	root *rnode
 }
-
-// hasPatterns says that this build matches patterns.
-const hasPatterns = true
 
 type rkind uint8
 

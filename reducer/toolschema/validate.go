@@ -226,9 +226,6 @@ func (p *node) memberNodes(dst []*node, key string) (_ []*node, forbidden bool) 
 		dst = append(dst, kid)
 	}
 	for _, pp := range p.patProps {
-		if !hasPatterns {
-			break
-		}
 		ok, known := pp.pat.match(key)
 		if ok && known {
 			dst = append(dst, pp.n)

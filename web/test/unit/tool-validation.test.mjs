@@ -49,6 +49,52 @@ test('an invalid value is in the state at the event that completes it; safeArgs 
   r.dispose();
 });
 
+test('pattern and patternProperties are checked in the WebAssembly module', async () => {
+  const factory = await loadReducer(wasmURL);
+  const dated = {
+    name: 'get_weather',
+    parameters: {
+      type: 'object',
+      properties: { date: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' } },
+      patternProperties: { '^x-': { type: 'integer' } },
+      additionalProperties: false,
+    },
+  };
+  const verdict = (args) => {
+    const r = factory.createReducer({ tools: [dated] });
+    for (const ev of call([args])) r.apply(ev);
+    const { argsStatus, argsErrors } = r.state.toolCalls[0];
+    r.dispose();
+    return { argsStatus, keywords: (argsErrors ?? []).map((e) => `${e.path} ${e.keyword}`) };
+  };
+  assert.deepEqual(verdict('{"date":"2026-11-30","x-n":2}'), { argsStatus: 'valid', keywords: [] });
+  assert.deepEqual(verdict('{"date":"30/11/2026"}'), { argsStatus: 'invalid', keywords: ['/date pattern'] });
+  assert.deepEqual(verdict('{"x-n":"two"}'), { argsStatus: 'invalid', keywords: ['/x-n type'] });
+  assert.deepEqual(verdict('{"y":1}'), { argsStatus: 'invalid', keywords: ['/y additionalProperties'] });
+});
+
+test('numbers compare exactly in the WebAssembly module, as decimals', async () => {
+  const factory = await loadReducer(wasmURL);
+  const measured = {
+    name: 'get_weather',
+    parameters: {
+      type: 'object',
+      properties: { dose: { type: 'number', multipleOf: 0.0001 }, level: { type: 'number', maximum: 3 } },
+    },
+  };
+  const verdict = (args) => {
+    const r = factory.createReducer({ tools: [measured] });
+    for (const ev of call([args])) r.apply(ev);
+    const { argsStatus, argsErrors } = r.state.toolCalls[0];
+    r.dispose();
+    return { argsStatus, keywords: (argsErrors ?? []).map((e) => `${e.path} ${e.keyword}`) };
+  };
+  assert.deepEqual(verdict('{"dose":0.0075,"level":3}'), { argsStatus: 'valid', keywords: [] });
+  assert.deepEqual(verdict('{"dose":0.00755}'), { argsStatus: 'invalid', keywords: ['/dose multipleOf'] });
+  // No float64 tells 3.0000000000000001 from 3.
+  assert.deepEqual(verdict('{"level":3.0000000000000001}'), { argsStatus: 'invalid', keywords: ['/level maximum'] });
+});
+
 test('truncated arguments: status error, argsStatus invalid (truncated), never complete', async () => {
   const factory = await loadReducer(wasmURL);
   const r = factory.createReducer();
