@@ -315,16 +315,8 @@ func (s *Store) Append(ctx context.Context, key string, seq int64, data []byte, 
 		// The first append this process makes to the run waits for its
 		// answer (the run may be finished, gone, or further on).
 		a.done = make(chan error, 1)
-		if err := s.enqueue(ctx, a); err != nil {
+		if err := s.commitWait(ctx, a); err != nil {
 			return err
-		}
-		select {
-		case <-a.done:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if err, ok := s.failed.LoadAndDelete(key); ok {
-			return err.(error)
 		}
 		last := new(atomic.Int64)
 		last.Store(seq)
@@ -379,7 +371,12 @@ func (s *Store) enqueue(ctx context.Context, a *appendReq) error {
 // flush waits until the appends queued for run key are committed, and
 // returns the error one of them met.
 func (s *Store) flush(ctx context.Context, key string) error {
-	a := &appendReq{run: key, done: make(chan error, 1)}
+	return s.commitWait(ctx, &appendReq{run: key, done: make(chan error, 1)})
+}
+
+// commitWait queues a (whose done is set) and waits until it is
+// committed: the error an append of its run met, if any.
+func (s *Store) commitWait(ctx context.Context, a *appendReq) error {
 	if err := s.enqueue(ctx, a); err != nil {
 		return err
 	}
@@ -388,7 +385,7 @@ func (s *Store) flush(ctx context.Context, key string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if err, ok := s.failed.LoadAndDelete(key); ok {
+	if err, ok := s.failed.LoadAndDelete(a.run); ok {
 		return err.(error)
 	}
 	return nil
