@@ -63,8 +63,27 @@ func failWith(code, msg string) int32 {
 	return -int32(len(out))
 }
 
+// last is the instance lookup found last: nearly every call names the
+// handle the one before it named, and a map lookup costs more in wasm.
+// dispose forgets it.
+var last struct {
+	h    int32
+	inst *instance
+}
+
 func lookup(h int32) *instance {
+	if last.inst != nil && last.h == h {
+		return last.inst
+	}
+	return lookupMap(h)
+}
+
+// lookupMap is lookup's map lookup, not inlined: every export calls lookup.
+//
+//go:noinline
+func lookupMap(h int32) *instance {
 	if inst := instances[h]; inst != nil {
+		last.h, last.inst = h, inst
 		return inst
 	}
 	panic(badHandle(h))
@@ -218,6 +237,9 @@ func intOption(v jsontree.Value) (n int, bad bool) {
 
 func dispose(h int32) int32 {
 	delete(instances, h)
+	if last.h == h {
+		last.inst = nil
+	}
 	return 0
 }
 
@@ -362,10 +384,18 @@ const compactAppendDelta = 2
 
 var tokenTypes = [...]reducer.EventType{reducer.TextMessageContent, reducer.ReasoningMessageContent, reducer.ToolCallArgs}
 
+// tokenAppendFields are the compact forms' fields of the token kinds' appends.
+var tokenAppendFields = [...]byte{compactContent, compactReasoning, 0}
+
 func applyToken(h, kind int32, id, delta []byte) int32 {
 	inst := lookup(h)
-	c := &inst.change // another kind is a bridge bug: the index panics, recoverCall reports it
-	inst.p.ApplyToken(c, tokenTypes[kind-1], id, delta)
+	c := &inst.change
+	// Another kind is a bridge bug: the index panics, recoverCall reports
+	// it. JS wrote id and delta with TextEncoder.encodeInto: valid UTF-8.
+	if index, appended := inst.p.FoldToken(c, tokenTypes[kind-1], id, delta); appended {
+		out = append(out[:0], compactAppendDelta, tokenAppendFields[kind-1], byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
+		return ok()
+	}
 	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && c.Ops[0].Text == string(delta) {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
 			out = append(out[:0], compactAppendDelta, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
