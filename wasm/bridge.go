@@ -63,27 +63,8 @@ func failWith(code, msg string) int32 {
 	return -int32(len(out))
 }
 
-// last is the instance lookup found last: nearly every call names the
-// handle the one before it named, and a map lookup costs more in wasm.
-// dispose forgets it.
-var last struct {
-	h    int32
-	inst *instance
-}
-
 func lookup(h int32) *instance {
-	if last.inst != nil && last.h == h {
-		return last.inst
-	}
-	return lookupMap(h)
-}
-
-// lookupMap is lookup's map lookup, not inlined: every export calls lookup.
-//
-//go:noinline
-func lookupMap(h int32) *instance {
 	if inst := instances[h]; inst != nil {
-		last.h, last.inst = h, inst
 		return inst
 	}
 	panic(badHandle(h))
@@ -237,9 +218,6 @@ func intOption(v jsontree.Value) (n int, bad bool) {
 
 func dispose(h int32) int32 {
 	delete(instances, h)
-	if last.h == h {
-		last.inst = nil
-	}
 	return 0
 }
 
