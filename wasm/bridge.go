@@ -218,6 +218,9 @@ func intOption(v jsontree.Value) (n int, bad bool) {
 
 func dispose(h int32) int32 {
 	delete(instances, h)
+	if tokenInst.h == h {
+		tokenInst.inst = nil
+	}
 	return 0
 }
 
@@ -365,8 +368,20 @@ var tokenTypes = [...]reducer.EventType{reducer.TextMessageContent, reducer.Reas
 // tokenAppendFields are the compact forms' fields of the token kinds' appends.
 var tokenAppendFields = [...]byte{compactContent, compactReasoning, 0}
 
+// tokenInst is the instance applyToken found last: the tokens of a stream
+// come one after another to one handle, and a map lookup costs more in
+// wasm than the comparison. dispose forgets it.
+var tokenInst struct {
+	h    int32
+	inst *instance
+}
+
 func applyToken(h, kind int32, id, delta []byte) int32 {
-	inst := lookup(h)
+	inst := tokenInst.inst
+	if inst == nil || tokenInst.h != h {
+		inst = lookup(h)
+		tokenInst.h, tokenInst.inst = h, inst
+	}
 	c := &inst.change
 	// Another kind is a bridge bug: the index panics, recoverCall reports
 	// it. JS wrote id and delta with TextEncoder.encodeInto: valid UTF-8.

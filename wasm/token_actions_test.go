@@ -67,6 +67,10 @@ func TestApplyTokenAfterActions(t *testing.T) {
 			case st == "dispose":
 				dispose(ref)
 				dispose(h)
+				// A token to the disposed handle is refused.
+				n := callGuarded(h, func() int32 { return applyToken(h, 1, []byte("m"), []byte("x")) })
+				require.Negative(t, n)
+				require.Contains(t, string(out[:-n]), `"bad_handle"`)
 				ref, h = create([]byte(opts)), create([]byte(opts))
 			default:
 				f := strings.SplitN(st, " ", 3)
