@@ -353,10 +353,9 @@ func appendTarget(path string) (target byte, index uint32, ptr string, found boo
 // Tokens. applyToken folds a streamed token given by its fields (the
 // drop-in agent holds the event decoded: no JSON is written for it, nor
 // scanned): kind 1 TEXT_MESSAGE_CONTENT, 2 REASONING_MESSAGE_CONTENT, 3
-// TOOL_CALL_ARGS; id (messageId or toolCallId) and delta as valid UTF-8
-// (TextEncoder.encodeInto's output, where a lone surrogate is U+FFFD: not
-// checked again; JS sends a text holding one as JSON). When the record is the append of delta itself to a message's content or
-// reasoning (nearly always), the output is
+// TOOL_CALL_ARGS; id and delta as valid UTF-8 (TextEncoder's output: not
+// checked again). When the record is the append of delta itself to a
+// message's content or reasoning (nearly always), the output is
 //
 //	[0x02, field, index as uint32 little-endian]
 //
