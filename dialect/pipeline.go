@@ -92,6 +92,20 @@ func (p *Pipeline) ApplyToken(c *reducer.Change, typ reducer.EventType, id, delt
 	p.r.ApplyToken(c, typ, id, delta)
 }
 
+// FoldToken is ApplyToken with reducer.Reducer.FoldToken's contract: id
+// and delta are valid UTF-8, not checked again, and when the token only
+// appends delta to a message's content or reasoning, c stays empty and the
+// message's index is returned with appended true (the change is that
+// append); else c holds the token's change. c is reset first.
+func (p *Pipeline) FoldToken(c *reducer.Change, typ reducer.EventType, id, delta []byte) (index int, appended bool) {
+	if p.t != nil && !p.t.passesToken(typ, id, len(delta)) {
+		p.Apply(c, "", reducer.AppendToken(nil, typ, id, delta))
+		return 0, false
+	}
+	c.Reset()
+	return p.r.FoldToken(c, typ, id, delta)
+}
+
 // Feed parses a piece of an SSE body, split anywhere, and folds every frame
 // it completes with Apply, calling each with every change record (valid
 // only during the call), as reducer.Stream.Feed does. The first Feed after

@@ -47,6 +47,7 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 		fresh.charge = activityCharge(fresh)
 		delete(r.cited, m)
 		if r.msgByID[m.ID] == m {
+			r.forgetTokens()
 			r.msgByID[m.ID] = fresh
 			r.citeNew(fresh)
 		}

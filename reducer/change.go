@@ -74,10 +74,16 @@ type Change struct {
 
 // Reset empties c for reuse, keeping its capacity.
 func (c *Change) Reset() {
-	clear(c.Ops)
-	c.Ops = c.Ops[:0]
-	clear(c.Events)
-	c.Events = c.Events[:0]
+	// Only what is set: a reused Change is reset once per event, and
+	// clearing an empty list still calls the runtime.
+	if len(c.Ops) != 0 {
+		clear(c.Ops)
+		c.Ops = c.Ops[:0]
+	}
+	if len(c.Events) != 0 {
+		clear(c.Events)
+		c.Events = c.Events[:0]
+	}
 	c.Diagnostics = c.Diagnostics[:0]
 }
 

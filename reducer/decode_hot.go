@@ -172,7 +172,7 @@ func (r *Reducer) applyHotText(c *Change, data []byte) bool {
 	if dEnd < 0 || dEnd+2 != len(data) || data[dEnd+1] != '}' {
 		return false
 	}
-	m := r.msgByID[string(id)]
+	m := r.tokenMessage(id)
 	if m == nil {
 		return false
 	}

@@ -51,6 +51,7 @@ func (r *Reducer) Load(data []byte) error {
 	if next.overBudget(next.stateBytes, next.activityBytes) {
 		return errorf("too_large", "restore: "+r.budgetError("the snapshot", next.stateBytes+next.activityBytes))
 	}
+	r.forgetTokens()
 	r.st, r.msgByID, r.toolByID, r.cited, r.subByID = next.st, next.msgByID, next.toolByID, next.cited, next.subByID
 	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
@@ -214,6 +215,7 @@ func (r *Reducer) load(o *jsontree.Object) error {
 		// Sized once: growing a slice and a map of 100,000 entries step by
 		// step costs more than the messages themselves in wasm.
 		st.Messages = make([]*Message, 0, len(msgs))
+		r.forgetTokens()
 		r.msgByID = make(map[string]*Message, len(msgs))
 	}
 	for _, e := range msgs {
@@ -244,6 +246,7 @@ func (r *Reducer) addLoaded(m *Message) {
 	m.pos = len(st.Messages)
 	st.Messages = append(st.Messages, m)
 	if _, ok := r.msgByID[m.ID]; !ok {
+		r.forgetTokens()
 		r.msgByID[m.ID] = m
 	}
 	if m.Citations != nil {

@@ -25,6 +25,7 @@ func (r *Reducer) appendMessage(c *Change, m *Message) {
 	r.st.Messages = append(r.st.Messages, m)
 	r.activityBytes += m.charge
 	if _, ok := r.msgByID[m.ID]; !ok {
+		r.forgetTokens()
 		r.msgByID[m.ID] = m
 		r.citeNew(m)
 	}
@@ -47,6 +48,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 	}
 	old, ok := r.msgByID[m.ID]
 	if !ok || old.pos > pos {
+		r.forgetTokens()
 		r.msgByID[m.ID] = m
 		r.citeNew(m)
 	}
@@ -61,6 +63,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 func (r *Reducer) setMessages(msgs []*Message) {
 	r.st.Messages = msgs
 	r.activityBytes = sumCharges(msgs)
+	r.forgetTokens()
 	clear(r.msgByID)
 	for i, m := range msgs {
 		m.pos = i

@@ -72,6 +72,7 @@ type Reducer struct {
 	chunks      chunkState
 	verify      verifier
 	hot         Event           // the event being folded (applyHot)
+	tok         tokenTargets    // where the latest tokens went (token.go)
 	parser      jsontree.Parser // parses the events the hot paths do not take
 
 	// inputThread is the thread id RunInput chose while the state has
@@ -125,6 +126,7 @@ func (r *Reducer) clear() {
 	r.stateBytes, r.activityBytes = jsontree.Size(r.st.State), 0
 	r.msgByID = make(map[string]*Message)
 	r.toolByID = make(map[string]*ToolCall)
+	r.forgetTokens()
 	r.cited = make(map[*Message]struct{})
 	r.chunks = chunkState{}
 	r.verify = verifier{}

@@ -355,6 +355,7 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.indexTally()
 	r.stateBytes, r.activityBytes = cp.stateBytes, cp.activityBytes
 	r.chunks, r.verify = cp.chunks, cp.verify
+	r.forgetTokens()
 	clear(r.msgByID)
 	clear(r.cited)
 	for i, m := range r.st.Messages {

@@ -137,6 +137,7 @@ func (r *Reducer) loadFast(data []byte) bool {
 	}
 	// Sized once, as load does.
 	r.st.Messages = make([]*Message, 0, len(spans))
+	r.forgetTokens()
 	r.msgByID = make(map[string]*Message, len(spans))
 	d := &snapDecoder{data: data}
 	// One block of Messages rather than one allocation each: in wasm,

@@ -17,21 +17,69 @@ import (
 // valid text, and an event whose JSON text could exceed MaxEventBytes, is
 // folded from that JSON text (AppendToken).
 func (r *Reducer) ApplyToken(c *Change, typ EventType, id, delta []byte) {
-	if !TokenFits(typ, len(id), len(delta), r.opt.MaxEventBytes) || !utf8.Valid(id) || !utf8.Valid(delta) {
+	if !utf8.Valid(id) || !utf8.Valid(delta) {
+		r.ApplyAppend(c, AppendToken(nil, typ, id, delta))
+		return
+	}
+	r.applyToken(c, typ, id, delta)
+}
+
+// FoldToken is ApplyToken for a host that holds id and delta as valid
+// UTF-8 by construction (a JavaScript host's TextEncoder output, where a
+// lone surrogate is already U+FFFD), which FoldToken does not check again,
+// and that can take the commonest change without a change record: when all
+// the token does is append delta, not empty, to the content (a
+// TextMessageContent token) or the reasoning (ReasoningMessageContent) of
+// a message, FoldToken appends it, leaves c untouched and returns that
+// message's index in State().Messages and appended true. The change
+// ApplyToken would have recorded is then exactly one op: the append of
+// delta to /messages/<index>/content (or /reasoning). Otherwise FoldToken
+// folds the token into c as ApplyToken does (c not reset first) and
+// returns appended false.
+//
+// Text that is not valid UTF-8 breaks the contract: it is kept as given.
+func (r *Reducer) FoldToken(c *Change, typ EventType, id, delta []byte) (index int, appended bool) {
+	// The conditions of applyToken's hot path and foldHotText's, with
+	// nothing to record: no op, no string of delta (append copies it).
+	// A valid delta cannot start with the low half of a surrogate pair,
+	// so appendJS's join is a plain append here.
+	if len(delta) != 0 && (typ == TextMessageContent || typ == ReasoningMessageContent) &&
+		r.catching == nil && r.chunks.mode == chunkNone && !r.opt.Strict &&
+		TokenFits(typ, len(id), len(delta), r.opt.MaxEventBytes) {
+		if m := r.tokenMessage(id); m != nil {
+			if typ == ReasoningMessageContent {
+				if m.hasReasoning && len(m.reasoning)+len(delta) <= r.opt.MaxFieldBytes {
+					r.touch(m)
+					m.reasoning = append(m.reasoning, delta...)
+					return m.pos, true
+				}
+			} else if m.contentKind == contentText && len(m.text)+len(delta) <= r.opt.MaxFieldBytes {
+				r.touch(m)
+				m.text = append(m.text, delta...)
+				return m.pos, true
+			}
+		}
+	}
+	r.applyToken(c, typ, id, delta)
+	return 0, false
+}
+
+// applyToken is ApplyToken once id and delta are known to be valid UTF-8.
+func (r *Reducer) applyToken(c *Change, typ EventType, id, delta []byte) {
+	if !TokenFits(typ, len(id), len(delta), r.opt.MaxEventBytes) {
 		r.ApplyAppend(c, AppendToken(nil, typ, id, delta))
 		return
 	}
 	hot := r.catching == nil && r.chunks.mode == chunkNone && !r.opt.Strict
-	// The lookups by string(id) do not allocate: only the delta is copied.
 	if hot && typ != ToolCallArgs {
-		if m := r.msgByID[string(id)]; m != nil && r.foldHotText(c, m, typ == ReasoningMessageContent, string(delta)) {
+		if m := r.tokenMessage(id); m != nil && r.foldHotText(c, m, typ == ReasoningMessageContent, string(delta)) {
 			return
 		}
 	}
 	if hot && typ == ToolCallArgs {
 		// No catch-up, chunk stream or strict check to pass: what
 		// applyEvent would do is toolArgs, without metadata.
-		if t := r.toolByID[string(id)]; t != nil {
+		if t := r.tokenTool(id); t != nil {
 			r.touchTool(t)
 			r.argsDelta(c, t, string(delta))
 			return
@@ -53,6 +101,65 @@ func (r *Reducer) ApplyToken(c *Change, typ EventType, id, delta []byte) {
 		r.applyEvent(c, ev)
 	}
 	ev.Type, ev.Delta, ev.HasDelta, ev.ToolCallID, ev.MessageID = "", "", false, "", ""
+}
+
+// tokenTargets remembers the message and the tool call the latest streamed
+// tokens went to, by id: nearly every token goes where the one before it
+// went, and comparing the id costs less than the map lookup, which hashes
+// it (in wasm, in Go code). The entries are forgotten (forgetTokens)
+// wherever msgByID or toolByID change, and an entry is used only while its
+// entity is still in the state at its position.
+type tokenTargets struct {
+	msgID  []byte
+	msg    *Message
+	toolID []byte
+	tool   *ToolCall
+}
+
+// forgetTokens forgets the token targets: every function that writes to
+// msgByID or toolByID (or replaces them) calls it. Not inlined: it is on
+// no hot path, and the module would carry a copy at each of them.
+//
+//go:noinline
+func (r *Reducer) forgetTokens() { r.tok.msg, r.tok.tool = nil, nil }
+
+// tokenMessage is msgByID[string(id)], remembered for the next token.
+func (r *Reducer) tokenMessage(id []byte) *Message {
+	if m := r.tok.msg; m != nil && string(id) == string(r.tok.msgID) && m.pos < len(r.st.Messages) && r.st.Messages[m.pos] == m {
+		return m
+	}
+	return r.findTokenMessage(id)
+}
+
+// findTokenMessage is tokenMessage's lookup (not inlined: the module
+// would carry a copy of it at every token path).
+//
+//go:noinline
+func (r *Reducer) findTokenMessage(id []byte) *Message {
+	m := r.msgByID[string(id)]
+	if m != nil {
+		r.tok.msgID, r.tok.msg = append(r.tok.msgID[:0], id...), m
+	}
+	return m
+}
+
+// tokenTool is toolByID[string(id)], remembered for the next token.
+func (r *Reducer) tokenTool(id []byte) *ToolCall {
+	if t := r.tok.tool; t != nil && string(id) == string(r.tok.toolID) && t.pos < len(r.st.ToolCalls) && r.st.ToolCalls[t.pos] == t {
+		return t
+	}
+	return r.findTokenTool(id)
+}
+
+// findTokenTool is tokenTool's lookup.
+//
+//go:noinline
+func (r *Reducer) findTokenTool(id []byte) *ToolCall {
+	t := r.toolByID[string(id)]
+	if t != nil {
+		r.tok.toolID, r.tok.tool = append(r.tok.toolID[:0], id...), t
+	}
+	return t
 }
 
 // TokenFits reports whether the JSON text of a token (AppendToken) whose

@@ -43,6 +43,7 @@ func (t *ToolCall) liveArgs() jsontree.Value {
 func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
 	t.pos, t.born = len(r.st.ToolCalls), r.epoch
 	r.st.ToolCalls = append(r.st.ToolCalls, t)
+	r.forgetTokens()
 	r.toolByID[t.ID] = t
 	c.add(toolCallPath(t), t.AppendJSON(nil))
 }

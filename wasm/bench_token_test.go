@@ -35,6 +35,7 @@ func tokenStream(args bool, n int) (start []string, id string, deltas []string) 
 
 // BenchmarkBridgeToken: one streamed token through applyToken, as the
 // drop-in agent folds it: a text token (TEXT_MESSAGE_CONTENT), a
+// text token to a message with a UUID for id, a
 // tool-argument token (TOOL_CALL_ARGS of a write_file call's JSON
 // arguments, whose record also carries the parsed argument's append), and
 // tool-argument tokens of three such calls streaming at once with
@@ -47,9 +48,15 @@ func BenchmarkBridgeToken(b *testing.B) {
 		args  bool
 		code  int32
 		calls int
-	}{{"text", false, 1, 1}, {"args", true, 3, 1}, {"args-interleaved", true, 3, 3}} {
+		id    string
+	}{{"text", false, 1, 1, ""}, {"text-uuid", false, 1, 1, "0b9f3c2e-8d41-4e7a-a5c6-2f1d9e7b4a03"}, {"args", true, 3, 1, ""}, {"args-interleaved", true, 3, 3, ""}} {
 		b.Run(kind.name, func(b *testing.B) {
 			start, id, deltas := tokenStream(kind.args, 5000)
+			if kind.id != "" {
+				// A client's message id (a UUID), as most streams carry.
+				start[1] = strings.Replace(start[1], `"m"`, `"`+kind.id+`"`, 1)
+				id = kind.id
+			}
 			ids := [][]byte{[]byte(id)}
 			if kind.calls > 1 {
 				ids = ids[:0]

@@ -218,6 +218,9 @@ func intOption(v jsontree.Value) (n int, bad bool) {
 
 func dispose(h int32) int32 {
 	delete(instances, h)
+	if tokenInst.h == h {
+		tokenInst.inst = nil
+	}
 	return 0
 }
 
@@ -350,9 +353,9 @@ func appendTarget(path string) (target byte, index uint32, ptr string, found boo
 // Tokens. applyToken folds a streamed token given by its fields (the
 // drop-in agent holds the event decoded: no JSON is written for it, nor
 // scanned): kind 1 TEXT_MESSAGE_CONTENT, 2 REASONING_MESSAGE_CONTENT, 3
-// TOOL_CALL_ARGS; id (messageId or toolCallId) and delta as UTF-8. When
-// the record is the append of delta itself to a message's content or
-// reasoning (nearly always), the output is
+// TOOL_CALL_ARGS; id and delta as valid UTF-8 (TextEncoder's output: not
+// checked again). When the record is the append of delta itself to a
+// message's content or reasoning (nearly always), the output is
 //
 //	[0x02, field, index as uint32 little-endian]
 //
@@ -362,10 +365,30 @@ const compactAppendDelta = 2
 
 var tokenTypes = [...]reducer.EventType{reducer.TextMessageContent, reducer.ReasoningMessageContent, reducer.ToolCallArgs}
 
+// tokenAppendFields are the compact forms' fields of the token kinds' appends.
+var tokenAppendFields = [...]byte{compactContent, compactReasoning, 0}
+
+// tokenInst is the instance applyToken found last: the tokens of a stream
+// come one after another to one handle, and a map lookup costs more in
+// wasm than the comparison. dispose forgets it.
+var tokenInst struct {
+	h    int32
+	inst *instance
+}
+
 func applyToken(h, kind int32, id, delta []byte) int32 {
-	inst := lookup(h)
-	c := &inst.change // another kind is a bridge bug: the index panics, recoverCall reports it
-	inst.p.ApplyToken(c, tokenTypes[kind-1], id, delta)
+	inst := tokenInst.inst
+	if inst == nil || tokenInst.h != h {
+		inst = lookup(h)
+		tokenInst.h, tokenInst.inst = h, inst
+	}
+	c := &inst.change
+	// Another kind is a bridge bug: the index panics, recoverCall reports
+	// it. JS wrote id and delta with TextEncoder.encodeInto: valid UTF-8.
+	if index, appended := inst.p.FoldToken(c, tokenTypes[kind-1], id, delta); appended {
+		out = append(out[:0], compactAppendDelta, tokenAppendFields[kind-1], byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
+		return ok()
+	}
 	if len(c.Ops) == 1 && len(c.Events) == 0 && len(c.Diagnostics) == 0 && c.Ops[0].Kind == reducer.OpAppend && c.Ops[0].Text == string(delta) {
 		if field, index, isMsg := messageField(c.Ops[0].Path); isMsg {
 			out = append(out[:0], compactAppendDelta, field, byte(index), byte(index>>8), byte(index>>16), byte(index>>24))
