@@ -25,6 +25,7 @@ export class Mirror {
   #general = 0; // how many pending ops are applied by their path
   #version = 0;
   #listeners = new Set();
+  #sole = null; // the entry of the only listener, when there is exactly one
   #handlers = new Map();
   #stale = false; // waiting for a snapshot after a record failed to apply
   #committing = 0; // _commit/_commitAppend(s) calls in progress (handlers may nest them)
@@ -128,7 +129,12 @@ export class Mirror {
     if (typeof listener !== 'function') throw new TypeError('agui reducer: subscribe() takes a function');
     const entry = { listener }; // the same function may subscribe twice
     this.#listeners.add(entry);
-    return () => { this.#listeners.delete(entry); };
+    this.#soleListener();
+    return () => { this.#listeners.delete(entry); this.#soleListener(); };
+  }
+
+  #soleListener() {
+    this.#sole = this.#listeners.size === 1 ? this.#listeners.values().next().value : null;
   }
 
   /**
@@ -183,8 +189,9 @@ export class Mirror {
   _notify() {
     const listeners = this.#listeners;
     if (listeners.size === 0) return;
-    if (listeners.size === 1) { // the common case, without copying the set
-      const { listener } = listeners.values().next().value;
+    const sole = this.#sole;
+    if (sole !== null) { // the common case, without copying the set
+      const listener = sole.listener; // called as before: no this
       try { listener(); } catch (err) { this._report(err); }
       return;
     }
