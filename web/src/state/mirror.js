@@ -27,6 +27,7 @@ export class Mirror {
   #listeners = new Set();
   #sole = null; // the entry of the only listener, when there is exactly one
   #handlers = new Map();
+  #change = null; // the handlers of 'change' (in #handlers), once one was added
   #stale = false; // waiting for a snapshot after a record failed to apply
   #committing = 0; // _commit/_commitAppend(s) calls in progress (handlers may nest them)
   #resyncDue = false; // a build failed during a commit: resynchronise when it ends
@@ -161,7 +162,10 @@ export class Mirror {
     if (!EVENT_TYPES.has(type)) throw new TypeError(`agui reducer: unknown event type '${type}'`);
     if (typeof handler !== 'function') throw new TypeError('agui reducer: on() takes a function');
     let set = this.#handlers.get(type);
-    if (!set) this.#handlers.set(type, (set = new Set()));
+    if (!set) {
+      this.#handlers.set(type, (set = new Set()));
+      if (type === 'change') this.#change = set;
+    }
     const entry = { handler };
     set.add(entry);
     return () => { set.delete(entry); };
@@ -236,8 +240,15 @@ export class Mirror {
   _commitAppend(rec, key, index) {
     const changed = !this.#stale;
     if (changed) {
-      this.#pending.push(rec.ops[0]);
+      const pending = this.#pending;
+      pending.push(rec.ops[0]);
       this.#appends.push(0, index, key);
+      if (pending.length <= MAX_PENDING && !this.#resyncDue && (this.#change === null || this.#change.size === 0)) {
+        // What #commitQueued does when nothing can throw, nest or resynchronise: one per streamed token.
+        this.#version++;
+        this._notify();
+        return;
+      }
     }
     this.#commitQueued(rec, changed);
   }
