@@ -144,3 +144,62 @@ test('each apply(text) returns a fresh record the next call leaves alone', () =>
   recs.forEach((rec, i) => assert.equal(JSON.stringify(rec), jsons[i]));
   r.dispose();
 });
+
+test('token commits notify every subscriber once per event and hand each record to the change handlers, as they come and go', () => {
+  const r = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  for (const t of starts()) r.apply(t);
+  const token = (i) => JSON.stringify({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: `t${i} ` });
+  const calls = [];
+  const seen = [];
+  let version = r.version;
+  const step = (i) => {
+    const rec = r.apply(token(i));
+    assert.ok(r.version > version, 'the version moves with every token');
+    version = r.version;
+    return rec;
+  };
+  step(0); // nobody listens
+  const offA = r.subscribe(function () { calls.push(['a', this]); });
+  step(1);
+  const offB = r.subscribe(() => calls.push(['b']));
+  step(2);
+  const offChange = r.on('change', (rec) => seen.push(rec));
+  const rec3 = step(3);
+  offB();
+  offB(); // twice: no effect
+  const rec4 = step(4);
+  offChange();
+  step(5);
+  const offA2 = r.subscribe(() => { throw new Error('listener fails'); });
+  const errors = [];
+  const offErr = r.on('error', (err) => errors.push(err.message));
+  step(6);
+  offA2();
+  offA();
+  step(7);
+  assert.deepEqual(calls, [['a', undefined], ['a', undefined], ['b'], ['a', undefined], ['b'], ['a', undefined], ['a', undefined], ['a', undefined]]);
+  assert.deepEqual(seen, [rec3, rec4]);
+  assert.deepEqual(errors, ['listener fails']);
+  assert.equal(r.state.messages.find((m) => m.id === 'm').content, 't0 t1 t2 t3 t4 t5 t6 t7 ');
+  assert.deepStrictEqual(r.state, r.snapshot());
+  offErr();
+  r.dispose();
+});
+
+test('a subscriber that reads the state, or applies an event, inside a token\'s notification sees it folded', () => {
+  const r = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  for (const t of starts()) r.apply(t);
+  const contents = [];
+  let nested = false;
+  r.subscribe(() => {
+    contents.push(r.state.messages.find((m) => m.id === 'm').content);
+    if (!nested && contents.length === 2) {
+      nested = true;
+      r.apply('{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"[nested]"}');
+    }
+  });
+  for (const d of ['a', 'b', 'c']) r.apply(JSON.stringify({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: d }));
+  assert.deepEqual(contents, ['a', 'ab', 'ab[nested]', 'ab[nested]c']);
+  assert.deepStrictEqual(r.state, r.snapshot());
+  r.dispose();
+});
