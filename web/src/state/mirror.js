@@ -243,8 +243,8 @@ export class Mirror {
       const pending = this.#pending;
       pending.push(rec.ops[0]);
       this.#appends.push(0, index, key);
-      if (pending.length <= MAX_PENDING && !this.#resyncDue && (this.#change === null || this.#change.size === 0)) {
-        // What #commitQueued does when nothing can throw, nest or resynchronise: one per streamed token.
+      if (this.#quiet()) {
+        // What #commitQueued does then, without its bookkeeping: the commit of most streamed tokens.
         this.#version++;
         this._notify();
         return;
@@ -269,8 +269,23 @@ export class Mirror {
         pending.push(ops[k]);
         appends.push(kinds[k], indexes[k], keys[k]);
       }
+      if (this.#quiet()) { // as in _commitAppend
+        this.#version++;
+        this._notify();
+        return;
+      }
     }
     this.#commitQueued(rec, changed);
+  }
+
+  /**
+   * True when the rest of a commit of queued appends can be nothing but a
+   * version and a notification: the pending ops within their bound (no
+   * build that may fail), no 'change' handler (none that may nest a
+   * commit), no resynchronisation due.
+   */
+  #quiet() {
+    return this.#pending.length <= MAX_PENDING && !this.#resyncDue && (this.#change === null || this.#change.size === 0);
   }
 
   /** The rest of a commit of compact appends (queued already when changed): version, bound, announcement. */

@@ -80,18 +80,52 @@ function jsonString(raw) {
   return wellFormed(s) ? s : null;
 }
 
+/** The character the JSON escape of e (the code after its backslash) stands for; null for \u escapes (JSON.parse reads those) and invalid ones. */
+function escaped(e) {
+  switch (e) {
+    case 34: return '"';
+    case 92: return '\\';
+    case 47: return '/';
+    case 110: return '\n';
+    case 116: return '\t';
+    case 114: return '\r';
+    case 98: return '\b';
+    case 102: return '\f';
+    default: return null;
+  }
+}
+
 /**
- * True when text[from, end) is its own value as a JSON string's content
- * and well formed: no backslash, control character or quote, no surrogate
- * (a pair goes the general way of jsonString). One pass over a token's few
- * characters instead of a RegExp and isWellFormed.
+ * The value of the JSON string content text[from, end) when it is one JSON
+ * takes and well formed (no lone surrogate), else null. One pass over a
+ * token's few characters instead of a RegExp, JSON.parse and isWellFormed:
+ * it finds what JSON would refuse (an unescaped quote or control character)
+ * and lone surrogates, and undoes the common escapes (a tool call's
+ * arguments are JSON: their quotes come escaped); \u escapes and anything
+ * else go to jsonString.
  */
-function plain(text, from, end) {
+function stringAt(text, from, end) {
+  let out = '';
+  let last = from; // text[last, i) is not in out yet
   for (let i = from; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return false;
+    if (c === 92) {
+      const ch = i + 1 < end ? escaped(text.charCodeAt(i + 1)) : null;
+      if (ch === null) return jsonString(text.slice(from, end));
+      out += text.slice(last, i) + ch;
+      i++;
+      last = i + 1;
+    } else if (c < 0x20 || c === 34) {
+      return null;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      // A high surrogate followed by a low one is a pair; anything else is lone.
+      if (c >= 0xdc00 || i + 1 >= end) return null;
+      const d = text.charCodeAt(i + 1);
+      if (d < 0xdc00 || d > 0xdfff) return null;
+      i++;
+    }
   }
-  return true;
+  return last === from ? text.slice(from, end) : out + text.slice(last, end);
 }
 
 // What tokenOfText returns: one object, rewritten by every call (read it at once).
@@ -133,8 +167,7 @@ export function tokenOfText(text) {
   if (text.lastIndexOf(DELTA_KEY, idEnd) !== idEnd) return null;
   const from = idEnd + DELTA_KEY.length;
   const end = text.length - 2;
-  const raw = text.slice(from, end);
-  const delta = plain(text, from, end) ? raw : jsonString(raw);
+  const delta = stringAt(text, from, end);
   if (delta === null) return null;
   TOKEN.kind = kind;
   TOKEN.id = id;

@@ -14,8 +14,8 @@ import { wasmURL } from '../support/helpers.mjs';
 const factory = await loadReducer(wasmURL);
 const encoder = new TextEncoder();
 
-const PIECES = ['a', 'word ', 'é', 'ß', '中文', '😀', '"', '\\', '\\"', '/', '\n', '\t', '\r', '\u0001', '\u001f', '\u007f', '\u2028',
-  '\ud800', '\udc00', '\udbff\udfff', '{', '}', '":"', '","delta":"', 'u00e9', '\\u', '\b', '\f'];
+const PIECES = ['a', 'word ', 'é', '{"k":"v\\"q"}', '\\n', 'ß', '中文', '😀', '"', '\\', '\\"', '/', '\n', '\t', '\r', '\u0001', '\u001f', '\u007f', '\u2028',
+  '\ud800', '\udc00', '\udbff\udfff', '\udc00\udc01', '\ud800\ud801', '\ud800\uff21', '\uff21', '{', '}', '":"', '","delta":"', 'u00e9', '\\u', '\b', '\f'];
 const IDS = ['m', 'm2', 'é', 'id 😀', 'q"uote', 'back\\slash', 'ctl\u0001', 'lone\ud800', 'lone\udc00', '', 'x'.repeat(70)];
 const TYPES = [['TEXT_MESSAGE_CONTENT', 'messageId'], ['REASONING_MESSAGE_CONTENT', 'messageId'], ['TOOL_CALL_ARGS', 'toolCallId']];
 
@@ -24,7 +24,7 @@ function random(seed) {
   return () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
 }
 
-/** A JSON string literal of s with some characters written as \u escapes, lone surrogates raw or escaped. */
+/** A JSON string literal of s with some characters written as \u escapes, lone surrogates raw or escaped, some control characters raw. */
 function literal(s, rand) {
   let out = '"';
   for (const ch of s) {
@@ -32,6 +32,8 @@ function literal(s, rand) {
     const r = rand();
     if (c >= 0xd800 && c <= 0xdfff) out += r < 0.5 ? ch : '\\u' + c.toString(16);
     else if (r < 0.1 && c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0');
+    else if (r < 0.2 && ch === '/') out += '\\/';
+    else if (r < 0.3 && c < 0x20) out += ch; // raw: JSON refuses it
     else out += JSON.stringify(ch).slice(1, -1);
   }
   return out + '"';
@@ -200,6 +202,30 @@ test('a subscriber that reads the state, or applies an event, inside a token\'s 
   });
   for (const d of ['a', 'b', 'c']) r.apply(JSON.stringify({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm', delta: d }));
   assert.deepEqual(contents, ['a', 'ab', 'ab[nested]', 'ab[nested]c']);
+  assert.deepStrictEqual(r.state, r.snapshot());
+  r.dispose();
+});
+
+test('tool-argument token commits notify and hand their records to the change handlers alike', () => {
+  const r = factory.createReducer({ dialect: 'agui', deterministicIds: true });
+  for (const t of starts()) r.apply(t);
+  const parts = ['{"city":"Ly', 'o', 'n","units":"met', 'r', 'ic","include":["hum', 'id', 'ity"]}'];
+  let notified = 0;
+  const seen = [];
+  r.subscribe(() => notified++);
+  const recs = [];
+  parts.forEach((delta, i) => {
+    const off = i % 2 === 1 ? r.on('change', (rec) => seen.push(rec)) : null;
+    recs.push(r.apply(JSON.stringify({ type: 'TOOL_CALL_ARGS', toolCallId: 'm2', delta })));
+    off?.();
+  });
+  assert.equal(notified, parts.length);
+  assert.deepEqual(seen, recs.filter((_, i) => i % 2 === 1));
+  // Appends to a string the arguments hold already take the compact path.
+  for (const i of [1, 3, 5]) assert.deepEqual(recs[i].ops.map((op) => op.op), ['append', 'append'], JSON.stringify(recs[i]));
+  const call = r.state.toolCalls.find((c) => c.id === 'm2');
+  assert.equal(call.argsText, parts.join(''));
+  assert.deepEqual(call.args, { city: 'Lyon', units: 'metric', include: ['humidity'] });
   assert.deepStrictEqual(r.state, r.snapshot());
   r.dispose();
 });
