@@ -62,6 +62,10 @@ export function tokenKind(event) {
 // costs several times more in V8); the characters at 9 and 10 then tell
 // which matched.
 const TOKEN_HEAD = /^\{"type":"(?:TEXT_MESSAGE_CONTENT","messageId|REASONING_MESSAGE_CONTENT","messageId|TOOL_CALL_ARGS","toolCallId)":"/;
+// The same through the delta's opening quote, for an id with nothing to
+// decode (no backslash, control character or surrogate); sticky: lastIndex
+// says where the delta starts.
+const TOKEN_PLAIN_ID = /\{"type":"(?:TEXT_MESSAGE_CONTENT","messageId|REASONING_MESSAGE_CONTENT","messageId|TOOL_CALL_ARGS","toolCallId)":"[^"\\\u0000-\u001f\ud800-\udfff]*","delta":"/y;
 const TEXT_ID_AT = '{"type":"TEXT_MESSAGE_CONTENT","messageId":"'.length;
 const REASONING_ID_AT = '{"type":"REASONING_MESSAGE_CONTENT","messageId":"'.length;
 const TOOL_ID_AT = '{"type":"TOOL_CALL_ARGS","toolCallId":"'.length;
@@ -130,7 +134,7 @@ function stringAt(text, from, end) {
 
 // What tokenOfText returns: one object, rewritten by every call (read it at once).
 const TOKEN = { kind: 0, id: '', delta: '' };
-// The last id read, kept: a message's tokens repeat it (its raw text has no quote).
+// The last id with escapes read, kept: a message's tokens repeat it (its raw text has no quote).
 let lastRawId = '';
 let lastId = '';
 
@@ -144,30 +148,40 @@ let lastId = '';
  */
 export function tokenOfText(text) {
   if (typeof text !== 'string' || text.length < 40 || text.charCodeAt(text.length - 1) !== 125 || text.charCodeAt(text.length - 2) !== 34) return null;
-  if (!TOKEN_HEAD.test(text)) return null;
-  let kind, p;
-  if (text.charCodeAt(9) === 82) { kind = 2; p = REASONING_ID_AT; } // R
-  else if (text.charCodeAt(10) === 69) { kind = 1; p = TEXT_ID_AT; } // TE
-  else { kind = 3; p = TOOL_ID_AT; } // TO
-  // The id up to its first quote (an escaped one in it: the text goes to
-  // the wasm), the delta up to the closing "}: a quote left unescaped in
-  // either is not a string's content. (lastIndexOf(s, i) === i: s at i,
-  // compared in place.)
-  let id = lastId;
-  let idEnd = p + lastRawId.length;
-  if (text.charCodeAt(idEnd) !== 34 || text.lastIndexOf(lastRawId, p) !== p) {
-    idEnd = text.indexOf('"', p);
-    if (idEnd === -1) return null;
-    const rawId = text.slice(p, idEnd);
-    id = jsonString(rawId);
-    if (id === null) return null;
-    lastRawId = rawId;
-    lastId = id;
+  let kind, p, id, from;
+  TOKEN_PLAIN_ID.lastIndex = 0;
+  if (TOKEN_PLAIN_ID.test(text)) {
+    // The common form, its id its own value: the match ends where the delta starts.
+    from = TOKEN_PLAIN_ID.lastIndex;
+    if (text.charCodeAt(9) === 82) { kind = 2; p = REASONING_ID_AT; } // R
+    else if (text.charCodeAt(10) === 69) { kind = 1; p = TEXT_ID_AT; } // TE
+    else { kind = 3; p = TOOL_ID_AT; } // TO
+    id = text.slice(p, from - DELTA_KEY.length);
+  } else {
+    if (!TOKEN_HEAD.test(text)) return null;
+    if (text.charCodeAt(9) === 82) { kind = 2; p = REASONING_ID_AT; }
+    else if (text.charCodeAt(10) === 69) { kind = 1; p = TEXT_ID_AT; }
+    else { kind = 3; p = TOOL_ID_AT; }
+    // The id up to its first quote (an escaped one in it: the text goes to
+    // the wasm), decoded once for the tokens that repeat it. (lastIndexOf(s,
+    // i) === i: s at i, compared in place.)
+    id = lastId;
+    let idEnd = p + lastRawId.length;
+    if (text.charCodeAt(idEnd) !== 34 || text.lastIndexOf(lastRawId, p) !== p) {
+      idEnd = text.indexOf('"', p);
+      if (idEnd === -1) return null;
+      const rawId = text.slice(p, idEnd);
+      id = jsonString(rawId);
+      if (id === null) return null;
+      lastRawId = rawId;
+      lastId = id;
+    }
+    if (text.lastIndexOf(DELTA_KEY, idEnd) !== idEnd) return null;
+    from = idEnd + DELTA_KEY.length;
   }
-  if (text.lastIndexOf(DELTA_KEY, idEnd) !== idEnd) return null;
-  const from = idEnd + DELTA_KEY.length;
-  const end = text.length - 2;
-  const delta = stringAt(text, from, end);
+  // The delta up to the closing "}: a quote left unescaped in it is not a
+  // string's content (stringAt).
+  const delta = stringAt(text, from, text.length - 2);
   if (delta === null) return null;
   TOKEN.kind = kind;
   TOKEN.id = id;
