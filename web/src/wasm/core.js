@@ -112,7 +112,7 @@ export class Core {
     this.check();
     const len = n < 0 ? -n : n;
     const p = this.x.outPtr() >>> 0;
-    return { ok: n >= 0, text: decoder.decode(this.view().subarray(p, p + len)) };
+    return { ok: n >= 0, text: decodeText(this.view(), p, p + len) }; // ({} and other short records without TextDecoder)
   }
 
   create(optionsJSON) {
