@@ -144,6 +144,13 @@ test('each apply(text) returns a fresh record the next call leaves alone', () =>
     jsons.push(JSON.stringify(rec));
   }
   recs.forEach((rec, i) => assert.equal(JSON.stringify(rec), jsons[i]));
+  // A record of nothing ({}, not parsed) and a one-op record, as JSON.parse makes them.
+  const empty = r.apply('{"type":"REASONING_START","messageId":"r2"}');
+  assert.deepStrictEqual(empty, JSON.parse('{}'));
+  assert.notEqual(r.apply('{"type":"REASONING_END","messageId":"r2"}'), empty);
+  const one = r.apply('{"type":"TEXT_MESSAGE_END","messageId":"m2"}');
+  assert.deepStrictEqual(one, JSON.parse(JSON.stringify(one)));
+  assert.equal(one.ops.length, 1);
   r.dispose();
 });
 
