@@ -58,7 +58,8 @@ class AguiReducer extends Mirror {
   }
 
   #record(result) {
-    const rec = JSON.parse(result.text);
+    const text = result.text;
+    const rec = text === '{}' ? {} : JSON.parse(text); // (an event that changed nothing: a common record)
     this._commit([rec]);
     return rec;
   }

@@ -25,7 +25,9 @@ export class Mirror {
   #general = 0; // how many pending ops are applied by their path
   #version = 0;
   #listeners = new Set();
+  #sole = null; // the entry of the only listener, when there is exactly one
   #handlers = new Map();
+  #change = null; // the handlers of 'change' (in #handlers), once one was added
   #stale = false; // waiting for a snapshot after a record failed to apply
   #committing = 0; // _commit/_commitAppend(s) calls in progress (handlers may nest them)
   #resyncDue = false; // a build failed during a commit: resynchronise when it ends
@@ -128,7 +130,12 @@ export class Mirror {
     if (typeof listener !== 'function') throw new TypeError('agui reducer: subscribe() takes a function');
     const entry = { listener }; // the same function may subscribe twice
     this.#listeners.add(entry);
-    return () => { this.#listeners.delete(entry); };
+    this.#soleListener();
+    return () => { this.#listeners.delete(entry); this.#soleListener(); };
+  }
+
+  #soleListener() {
+    this.#sole = this.#listeners.size === 1 ? this.#listeners.values().next().value : null;
   }
 
   /**
@@ -155,7 +162,10 @@ export class Mirror {
     if (!EVENT_TYPES.has(type)) throw new TypeError(`agui reducer: unknown event type '${type}'`);
     if (typeof handler !== 'function') throw new TypeError('agui reducer: on() takes a function');
     let set = this.#handlers.get(type);
-    if (!set) this.#handlers.set(type, (set = new Set()));
+    if (!set) {
+      this.#handlers.set(type, (set = new Set()));
+      if (type === 'change') this.#change = set;
+    }
     const entry = { handler };
     set.add(entry);
     return () => { set.delete(entry); };
@@ -183,8 +193,9 @@ export class Mirror {
   _notify() {
     const listeners = this.#listeners;
     if (listeners.size === 0) return;
-    if (listeners.size === 1) { // the common case, without copying the set
-      const { listener } = listeners.values().next().value;
+    const sole = this.#sole;
+    if (sole !== null) { // the common case, without copying the set
+      const listener = sole.listener; // called as before: no this
       try { listener(); } catch (err) { this._report(err); }
       return;
     }
@@ -229,8 +240,15 @@ export class Mirror {
   _commitAppend(rec, key, index) {
     const changed = !this.#stale;
     if (changed) {
-      this.#pending.push(rec.ops[0]);
+      const pending = this.#pending;
+      pending.push(rec.ops[0]);
       this.#appends.push(0, index, key);
+      if (this.#quiet()) {
+        // What #commitQueued does then, without its bookkeeping: the commit of most streamed tokens.
+        this.#version++;
+        this._notify();
+        return;
+      }
     }
     this.#commitQueued(rec, changed);
   }
@@ -251,8 +269,23 @@ export class Mirror {
         pending.push(ops[k]);
         appends.push(kinds[k], indexes[k], keys[k]);
       }
+      if (this.#quiet()) { // as in _commitAppend
+        this.#version++;
+        this._notify();
+        return;
+      }
     }
     this.#commitQueued(rec, changed);
+  }
+
+  /**
+   * True when the rest of a commit of queued appends can be nothing but a
+   * version and a notification: the pending ops within their bound (no
+   * build that may fail), no 'change' handler (none that may nest a
+   * commit), no resynchronisation due.
+   */
+  #quiet() {
+    return this.#pending.length <= MAX_PENDING && !this.#resyncDue && (this.#change === null || this.#change.size === 0);
   }
 
   /** The rest of a commit of compact appends (queued already when changed): version, bound, announcement. */

@@ -112,7 +112,7 @@ export class Core {
     this.check();
     const len = n < 0 ? -n : n;
     const p = this.x.outPtr() >>> 0;
-    return { ok: n >= 0, text: decoder.decode(this.view().subarray(p, p + len)) };
+    return { ok: n >= 0, text: decodeText(this.view(), p, p + len) }; // ({} and other short records without TextDecoder)
   }
 
   create(optionsJSON) {
@@ -186,7 +186,8 @@ export class Core {
       this.tokenIdLen = idLen;
       this.tokenView = view;
     } else {
-      deltaLen = encoder.encodeInto(delta, this.tokenView).written;
+      deltaLen = putAscii(delta, this.tokenView);
+      if (deltaLen < 0) deltaLen = encoder.encodeInto(delta, this.tokenView).written;
     }
     const n = this.x.applyToken(h, kind, idLen, deltaLen);
     if (n >= 6) {
@@ -309,6 +310,22 @@ class ToolPaths {
     }
     this.segs = Object.freeze(segs);
   }
+}
+
+/**
+ * Writes s at the start of view when it is short ASCII text (a token's few
+ * characters, most often) and returns its length, else -1 (maybe after
+ * writing some of it): a loop costs less than a call into the encoder.
+ */
+function putAscii(s, view) {
+  const n = s.length;
+  if (n > 32) return -1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    view[i] = c;
+  }
+  return n;
 }
 
 /** UTF-8 → string; short ASCII text without TextDecoder's fixed cost. */
