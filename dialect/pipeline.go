@@ -26,6 +26,9 @@ type Pipeline struct {
 	// translator parses as the reducer does).
 	fold, amend func([]byte)
 	foldObj     func([]byte, *jsontree.Object)
+	// accept is the translator's Translator.acceptCanonical, for the
+	// reducer's ApplyCanonical (nil when foldObj is).
+	accept func(*reducer.Event) bool
 }
 
 // NewPipeline returns a Pipeline folding into r what t translates; a nil t
@@ -38,6 +41,7 @@ func NewPipeline(r *reducer.Reducer, t *Translator) *Pipeline {
 	if t != nil && t.opt.MaxDepth == r.Options().MaxDepth {
 		// One parse per event: the reducer decodes the translator's tree.
 		p.foldObj = func(ev []byte, obj *jsontree.Object) { p.r.ApplyObject(p.cur, ev, obj) }
+		p.accept = t.acceptCanonical
 	}
 	return p
 }
@@ -60,6 +64,13 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 	}
 	if p.t.passes(name, data) {
 		p.r.ApplyAppend(c, data)
+		return
+	}
+	// The dozen other events of a turn (run lifecycle, message and tool
+	// call starts and ends, results, custom events): canonical, in their
+	// common shape, the translator only takes note of them, from the
+	// reducer's decoding (one scan, no tree).
+	if p.accept != nil && p.t.mayAccept(name, data) && p.r.ApplyCanonical(c, data, p.accept) {
 		return
 	}
 	p.translate(c, name, data)

@@ -98,9 +98,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		if v, ok := obj.Get("role"); ok {
 			ev.Role, _ = v.(string) // null and "" are not roles
 		}
-		switch ev.Role {
-		case "assistant", "user", "system", "developer":
-		default:
+		if !messageRole(ev.Role) {
 			d.Fail("role must be one of developer, system, assistant, user")
 		}
 		ev.Name, ev.HasName = d.OptStr("name")
@@ -124,9 +122,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		// present null or "" reaches the schema, which rejects it.
 		if v, ok := obj.Get("role"); ok && ev.Type == TextMessageChunk {
 			ev.Role, _ = v.(string)
-			switch ev.Role {
-			case "assistant", "user", "system", "developer":
-			default:
+			if !messageRole(ev.Role) {
 				d.Fail("role must be one of developer, system, assistant, user")
 			}
 		}
