@@ -1,6 +1,8 @@
 package dialect
 
 import (
+	"bytes"
+
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/reducer/sse"
@@ -58,13 +60,17 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 	}
 	// Nearly every event (the streamed tokens): what the translator would
 	// pass on untouched, folded without its call; a text token's layout
-	// checked once, by the reducer.
-	if p.t.passesText(name, data) && p.r.ApplyTextToken(c, data) {
-		return
-	}
-	if p.t.passes(name, data) {
-		p.r.ApplyAppend(c, data)
-		return
+	// checked once, by the reducer. Only a token or an opaque event, its
+	// type first, can be (one look at the type spares the others those
+	// checks).
+	if tokenOrOpaque(data) {
+		if p.t.passesText(name, data) && p.r.ApplyTextToken(c, data) {
+			return
+		}
+		if p.t.passes(name, data) {
+			p.r.ApplyAppend(c, data)
+			return
+		}
 	}
 	// The dozen other events of a turn (run lifecycle, message and tool
 	// call starts and ends, results, custom events): canonical, in their
@@ -74,6 +80,26 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 		return
 	}
 	p.translate(c, name, data)
+}
+
+// tokenOrOpaque reports whether data starts with the type of a streamed
+// token or of an event opaqueCanonical lists: the events passesText and
+// passes may take.
+func tokenOrOpaque(data []byte) bool {
+	const p = `{"type":"`
+	if !jsontree.HasPrefix(data, p) {
+		return false
+	}
+	end := bytes.IndexByte(data[len(p):], '"')
+	if end < 0 {
+		return false
+	}
+	switch string(data[len(p) : len(p)+end]) {
+	case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS",
+		"STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE":
+		return true
+	}
+	return false
 }
 
 // translate folds a frame through the translator: what it emits is folded

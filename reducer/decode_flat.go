@@ -2,6 +2,7 @@ package reducer
 
 import (
 	"errors"
+	"unicode/utf8"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
@@ -123,16 +124,20 @@ type flatMembers struct {
 // decode, a member it does not know, or a repeated one.
 func (m *flatMembers) scan(data []byte, maxDepth int) bool {
 	err := jsontree.ScanObject(data, jsontree.ParseOptions{MaxDepth: maxDepth}, func(key, value []byte) error {
+		// A name's length and first byte rule out nearly every other
+		// name before a comparison (a call under js/wasm).
 		k := flatKey(0)
-		for k < flatKeys && flatKeyNames[k] != string(key) {
-			k++
+		for ; k < flatKeys; k++ {
+			if n := flatKeyNames[k]; len(n) == len(key) && n[0] == key[0] && n == string(key) {
+				break
+			}
 		}
 		if k == flatKeys || m.seen&(1<<k) != 0 {
 			return errNotFlat
 		}
 		if k == flatType {
 			for i := range flatSpecs {
-				if flatSpecs[i].raw == string(value) {
+				if r := flatSpecs[i].raw; len(r) == len(value) && r[1] == value[1] && r == string(value) {
 					m.spec = &flatSpecs[i]
 					break
 				}
@@ -259,6 +264,12 @@ func messageRole(role string) bool {
 func flatUnquote(raw []byte, k jsontree.Kind) (string, bool) {
 	if k != jsontree.KindString {
 		return "", false
+	}
+	// raw is a string the scan validated: most need no decoding, and one
+	// pass tells (UnquoteString would validate it again).
+	end, escaped, high := jsontree.StringEnd(raw, 1)
+	if end == len(raw)-1 && !escaped && (!high || utf8.Valid(raw[1:end])) {
+		return string(raw[1:end]), true
 	}
 	s, err := jsontree.UnquoteString(raw)
 	return s, err == nil
