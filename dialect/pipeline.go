@@ -1,8 +1,6 @@
 package dialect
 
 import (
-	"bytes"
-
 	"github.com/agui-reducer/agui/reducer"
 	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/reducer/sse"
@@ -84,20 +82,18 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 
 // tokenOrOpaque reports whether data starts with the type of a streamed
 // token or of an event opaqueCanonical lists: the events passesText and
-// passes may take.
+// passes may take. A name's length and first letter rule out the others
+// before a comparison.
 func tokenOrOpaque(data []byte) bool {
 	const p = `{"type":"`
 	if !jsontree.HasPrefix(data, p) {
 		return false
 	}
-	end := bytes.IndexByte(data[len(p):], '"')
-	if end < 0 {
-		return false
-	}
-	switch string(data[len(p) : len(p)+end]) {
-	case "TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS",
-		"STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE":
-		return true
+	for _, n := range [...]string{"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS",
+		"STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE"} {
+		if end := len(p) + len(n); end < len(data) && data[end] == '"' && data[len(p)] == n[0] && string(data[len(p):end]) == n {
+			return true
+		}
 	}
 	return false
 }

@@ -3,6 +3,9 @@ package reducer
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agui-reducer/agui/reducer/jsontree"
+	"github.com/stretchr/testify/require"
 )
 
 // flatCases are events decodeFlat decodes (flat: true) and events it
@@ -184,4 +187,30 @@ func FuzzDecodeFlat(f *testing.F) {
 			checkFlat(t, data, &flat)
 		}
 	})
+}
+
+// TestSameText: sameText says two trees are the same only when their JSON
+// texts are.
+func TestSameText(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{`{"a":1,"b":[true,null,"x",{"c":1.50}]}`, `{"a":1,"b":[true,null,"x",{"c":1.50}]}`},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`},
+		{`{"a":1}`, `{"a":1.0}`},
+		{`{"a":"1"}`, `{"a":1}`},
+		{`[1,2]`, `[1,2,3]`},
+		{`{"a":{}}`, `{"a":[]}`},
+		{`"\ud800"`, `"\ud800"`},
+		{`null`, `null`},
+		{`false`, `true`},
+	} {
+		a, err := jsontree.Parse([]byte(tc.a), jsontree.ParseOptions{})
+		require.NoError(t, err)
+		b, err := jsontree.Parse([]byte(tc.b), jsontree.ParseOptions{})
+		require.NoError(t, err)
+		same := string(jsontree.AppendJSON(nil, a)) == string(jsontree.AppendJSON(nil, b))
+		if got := sameText(a, b); got && !same || tc.a == tc.b && !got {
+			t.Errorf("sameText(%s, %s) = %v", tc.a, tc.b, got)
+		}
+	}
+	require.False(t, sameText((*jsontree.Object)(nil), (*jsontree.Object)(nil)))
 }

@@ -221,10 +221,44 @@ func (r *Reducer) finishArgs(c *Change, t *ToolCall) bool {
 		exact = jsontree.NewObject(0)
 	}
 	t.Args, t.parser = exact, argsParser{final: true}
-	if !jsontree.Equal(live, exact) || sameShapeDiffers(live, exact) {
+	if !sameText(live, exact) && (!jsontree.Equal(live, exact) || sameShapeDiffers(live, exact)) {
 		c.replace(toolCallPath(t)+"/args", jsonValue(exact))
 	}
 	return parseErr == nil
+}
+
+// sameText reports whether a and b are the same tree, member order and
+// number spellings included, so that their JSON texts are the same: what
+// the streamed arguments nearly always are when they end (then neither
+// text need be written to compare them). false says nothing.
+func sameText(a, b jsontree.Value) bool {
+	switch a := a.(type) {
+	case *jsontree.Object:
+		b, ok := b.(*jsontree.Object)
+		if !ok || a == nil || b == nil || a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if a.KeyAt(i) != b.KeyAt(i) || !sameText(a.ValueAt(i), b.ValueAt(i)) {
+				return false
+			}
+		}
+		return true
+	case *jsontree.Array:
+		b, ok := b.(*jsontree.Array)
+		if !ok || a == nil || b == nil || len(a.Elems) != len(b.Elems) {
+			return false
+		}
+		for i, e := range a.Elems {
+			if !sameText(e, b.Elems[i]) {
+				return false
+			}
+		}
+		return true
+	case string, jsontree.Number, bool, nil:
+		return a == b
+	}
+	return false
 }
 
 // sameShapeDiffers catches values Equal treats as equal but whose JSON text
