@@ -26,6 +26,8 @@ func isCanonical(t string) bool { return canonicalTypes[t] }
 // info is what the translator reads of a canonical event it emits or passes
 // on.
 type info struct {
+	_ [0]func() // not compared: the compiler would write a == function for it (module size)
+
 	typ                                        string
 	messageID, toolCallID, toolCallName, role  string
 	runID, threadID, stepName, parentMessageID string
@@ -286,9 +288,11 @@ func (t *Translator) observe(in *info) {
 			t.done[t.run] = true
 		}
 		t.running, t.cp = false, nil
-		for _, rec := range t.tools {
+		for _, rec := range t.live {
 			rec.running = false // the reducer ends the calls left open
 		}
+		clear(t.live)
+		t.live = t.live[:0]
 		t.endRun()
 	case "TEXT_MESSAGE_START":
 		t.addMsg(in.messageID)
@@ -318,7 +322,9 @@ func (t *Translator) observe(in *info) {
 				rec.name = in.toolCallName
 			}
 		} else if in.toolCallID != "" {
-			t.tools[in.toolCallID] = &toolRec{name: in.toolCallName, running: true}
+			rec := &toolRec{name: in.toolCallName, running: true}
+			t.tools[in.toolCallID] = rec
+			t.noteLive(rec)
 		}
 		if in.parentMessageID != "" {
 			t.addMsg(in.parentMessageID)

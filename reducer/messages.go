@@ -37,6 +37,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 		r.appendMessage(c, m)
 		return
 	}
+	r.ownMessages()
 	msgs := append(r.st.Messages, nil)
 	copy(msgs[pos+1:], msgs[pos:])
 	msgs[pos], m.born = m, r.epoch

@@ -94,6 +94,7 @@ type Reducer struct {
 	catching      *catchup // a resend being caught up with (catchup.go)
 	restored      runKey   // the run open in the snapshot restored, until another starts
 	checkpoints   []*checkpoint
+	msgsShared    bool // a checkpoint shares st.Messages's array (ownMessages)
 	journal       jsonpatch.Journal
 	epoch, newest uint64
 

@@ -200,8 +200,13 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		epoch: r.epoch,
 		st:    r.st,
 		steps: slices.Clone(r.st.Steps),
-		msgs:  slices.Clone(r.st.Messages),
-		tools: slices.Clone(r.st.ToolCalls),
+		// The lists are shared, not copied (a copy would cost the
+		// conversation's length each run): appends go past the
+		// checkpoint's length, and what changes a message in place
+		// copies the list first (ownMessages). Tool calls are only
+		// appended.
+		msgs:  r.st.Messages[:len(r.st.Messages):len(r.st.Messages)],
+		tools: r.st.ToolCalls[:len(r.st.ToolCalls):len(r.st.ToolCalls)],
 		subs:  saveSubagents(r.st.Subagents),
 
 		savedMsgs:  map[*Message]Message{},
@@ -214,6 +219,16 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 	}
 	r.checkpoints = append(r.checkpoints, cp)
 	r.newest = r.epoch
+	r.msgsShared = true
+}
+
+// ownMessages makes the message list the state's alone, copying it when a
+// checkpoint shares it, before a handler changes it in place.
+func (r *Reducer) ownMessages() {
+	if r.msgsShared {
+		r.st.Messages = append(make([]*Message, 0, len(r.st.Messages)+1), r.st.Messages...)
+		r.msgsShared = false
+	}
 }
 
 func cloneVerifier(v verifier) verifier { return v.clone() }
@@ -344,6 +359,7 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
+	r.msgsShared = true
 	r.st.Subagents = make([]*Subagent, len(cp.subs))
 	clear(r.subByID)
 	for i := range cp.subs {
