@@ -12,11 +12,12 @@ import (
 // each a handful of string members, and the tokens that applyHotText does
 // not take a few members more. decodeFlat decodes them from the JSON text
 // in one scan: no tree but the values that are trees (metadata, rawEvent,
-// a custom value, a run's result), each parsed alone. It takes only what decodeEventObject accepts, and
-// decodes it the same way; anything else (another type, a member it does
-// not know for the type, a repeated key, a value of another kind or
-// spelling, a value the general decoder refuses) reports false, and the
-// caller decodes the event the general way, which handles it.
+// a custom value, a run's result), each parsed alone. It takes only what
+// decodeEventObject accepts, and decodes it the same way; anything else
+// (another type, a member it does not know for the type, a repeated key,
+// a value of another kind or spelling, a value the general decoder
+// refuses) reports false, and the caller decodes the event the general
+// way, which handles it.
 //
 // It is table-driven rather than a switch per type and member: under
 // js/wasm every case costs module size, and a loop over a few short
