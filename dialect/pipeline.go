@@ -80,6 +80,9 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 	p.translate(c, name, data)
 }
 
+var passedTypes = [...]string{"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS",
+	"STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE"}
+
 // tokenOrOpaque reports whether data starts with the type of a streamed
 // token or of an event opaqueCanonical lists: the events passesText and
 // passes may take. A name's length and first letter rule out the others
@@ -89,8 +92,7 @@ func tokenOrOpaque(data []byte) bool {
 	if !jsontree.HasPrefix(data, p) {
 		return false
 	}
-	for _, n := range [...]string{"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS",
-		"STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE"} {
+	for _, n := range passedTypes {
 		if end := len(p) + len(n); end < len(data) && data[end] == '"' && data[len(p)] == n[0] && string(data[len(p):end]) == n {
 			return true
 		}
