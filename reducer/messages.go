@@ -28,7 +28,13 @@ func (r *Reducer) appendMessage(c *Change, m *Message) {
 		r.msgByID[m.ID] = m
 		r.citeNew(m)
 	}
-	c.add(messagePath(m), m.AppendJSON(nil))
+	c.add(messagePath(m), m.AppendJSON(m.jsonBuffer()))
+}
+
+// jsonBuffer is a buffer sized for m's JSON form in the common case (text
+// and reasoning, a few members): appending to nil grows it several times.
+func (m *Message) jsonBuffer() []byte {
+	return make([]byte, 0, 192+len(m.ID)+len(m.text)+len(m.reasoning))
 }
 
 // insertMessage puts m at index pos, shifting the later messages.
@@ -51,7 +57,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 		r.msgByID[m.ID] = m
 		r.citeNew(m)
 	}
-	c.add(messagePath(m), m.AppendJSON(nil))
+	c.add(messagePath(m), m.AppendJSON(m.jsonBuffer()))
 	if ok && old.pos > pos {
 		r.uncite(c, old) // after the add, which moved it
 	}

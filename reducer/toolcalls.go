@@ -46,7 +46,8 @@ func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
 	t.pos, t.born = len(r.st.ToolCalls), r.epoch
 	r.st.ToolCalls = append(r.st.ToolCalls, t)
 	r.toolByID[t.ID] = t
-	c.add(toolCallPath(t), t.AppendJSON(nil))
+	// Sized for the call's members: appending to nil grows it five times.
+	c.add(toolCallPath(t), t.AppendJSON(make([]byte, 0, 256+len(t.args))))
 }
 
 // toolStart adds a running tool call and attaches it to its assistant
@@ -121,7 +122,7 @@ func (r *Reducer) attachToolCall(c *Change, m *Message, id string) {
 	path := messagePath(m)
 	if m.ToolCallIDs == nil {
 		m.ToolCallIDs = []string{id}
-		c.add(path+"/toolCallIds", appendStrings(nil, m.ToolCallIDs))
+		c.add(path+"/toolCallIds", appendStrings(make([]byte, 0, len(id)+4), m.ToolCallIDs))
 		return
 	}
 	m.ToolCallIDs = append(m.ToolCallIDs, id)
