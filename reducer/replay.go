@@ -52,7 +52,7 @@ type checkpoint struct {
 	tools []*ToolCall
 	subs  []Subagent // subagents are few: kept whole
 
-	savedMsgs  map[*Message]Message
+	savedMsgs  map[*Message]Message // made when first needed: most runs change only their own
 	savedTools map[*ToolCall]ToolCall
 	journal    int // r.journal.Len() at the checkpoint
 
@@ -209,9 +209,7 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		tools: r.st.ToolCalls[:len(r.st.ToolCalls):len(r.st.ToolCalls)],
 		subs:  saveSubagents(r.st.Subagents),
 
-		savedMsgs:  map[*Message]Message{},
-		savedTools: map[*ToolCall]ToolCall{},
-		journal:    r.journal.Len(),
+		journal: r.journal.Len(),
 
 		stateBytes: r.stateBytes, activityBytes: r.activityBytes,
 		chunks: r.chunks,
@@ -288,6 +286,9 @@ func (r *Reducer) touch(m *Message) {
 	for _, cp := range r.checkpoints {
 		if m.born < cp.epoch {
 			if _, ok := cp.savedMsgs[m]; !ok {
+				if cp.savedMsgs == nil {
+					cp.savedMsgs = map[*Message]Message{}
+				}
 				cp.savedMsgs[m] = saveMessage(m)
 			}
 		}
@@ -320,6 +321,9 @@ func (r *Reducer) touchTool(t *ToolCall) {
 				}
 				if t.Metadata != nil {
 					s.Metadata = jsontree.Clone(t.Metadata).(*jsontree.Object)
+				}
+				if cp.savedTools == nil {
+					cp.savedTools = map[*ToolCall]ToolCall{}
 				}
 				cp.savedTools[t] = s
 			}
