@@ -227,9 +227,9 @@ func (t *Translator) mayAccept(name string, data []byte) bool {
 // without a tree (reducer.Reducer.ApplyCanonical), as translate does
 // (applyAGUI, passOn, observe), and reports true; it reports false, having
 // noted nothing, for an event translate reads more of (TanStack's tool
-// requests), which the caller then translates. Such an
-// event has every member of its type that checkCanonical requires, none
-// of TanStack's variant fields, and values of the kinds both require.
+// requests), which the caller then translates. Such an event has every
+// member of its type that checkCanonical requires, none of TanStack's
+// variant fields, and values of the kinds both require.
 func (t *Translator) acceptCanonical(ev *reducer.Event) bool {
 	if t.pin == dialectAGUI {
 		return true // passed on with no note taken (translate)

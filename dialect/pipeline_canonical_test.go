@@ -70,6 +70,13 @@ var canonicalFrames = []struct{ name, data string }{
 	{"", `{"type":"RUN_ERROR","error":{"message":"boom"}}`},
 	{"", `{"type":"RUN_FINISHED","threadId":"t1","runId":"r2","finishReason":"stop"}`},
 	{"", `{"type":"RUN_FINISHED","outcome":{"type":"cancelled"}}`},
+	{"", `{"type":"RUN_STARTED","threadId":"t1","runId":"r2b"}`},
+	{"", `{"type":"TOOL_CALL_START","toolCallId":"c4","toolCallName":"f"}`},
+	{"", `{"type":"RUN_FINISHED","threadId":"t1","runId":"r2b","outcome":{"type":"interrupt","interrupts":[{"id":"i1"}]},"usage":[{"inputTokens":1}]}`},
+	{"", `{"type":"RUN_STARTED","threadId":"t1","runId":"r2c"}`},
+	{"", `{"type":"RUN_FINISHED","threadId":"t1","runId":"r2c","outcome":{"type":"later"}}`},
+	{"", `{"type":"RUN_STARTED","threadId":"t1","runId":"r2d"}`},
+	{"", `{"type":"RUN_FINISHED","threadId":"t1","runId":"r2d","outcome":{"type":"success","pendingToolCallIds":["c4"]},"usage":{"promptTokens":2}}`},
 	// A run resent from its start, and a finished run replayed.
 	{"", `{"type":"RUN_STARTED","threadId":"t1","runId":"r3"}`},
 	{"", `{"type":"TEXT_MESSAGE_START","messageId":"m12"}`},
@@ -176,7 +183,7 @@ func FuzzPipelineCanonical(f *testing.F) {
 		fast, slow := canonicalPipelines("", "default")
 		var cf, cs reducer.Change
 		frames := append(canonicalFrames[:7:7], struct{ name, data string }{name, string(data)}, canonicalFrames[8], canonicalFrames[9], struct{ name, data string }{name, string(data)})
-		frames = append(frames, canonicalFrames[50:]...)
+		frames = append(frames, canonicalFrames[59:]...)
 		for _, fr := range frames {
 			fast.p.Apply(&cf, fr.name, []byte(fr.data))
 			translated(slow.p, &cs, fr.name, []byte(fr.data))

@@ -34,6 +34,8 @@ const (
 	flatValue
 	flatResult
 	flatContent
+	flatOutcome
+	flatUsage
 	// The members that hold a string (flatString).
 	flatSubagent
 	flatMessageID
@@ -52,7 +54,7 @@ const (
 	flatKeys
 )
 
-var flatKeyNames = [flatKeys]string{"type", "timestamp", "metadata", "rawEvent", "value", "result", "content",
+var flatKeyNames = [flatKeys]string{"type", "timestamp", "metadata", "rawEvent", "value", "result", "content", "outcome", "usage",
 	"subagentRunId", "messageId", "toolCallId", "toolCallName", "parentMessageId", "role", "name", "threadId",
 	"runId", "parentRunId", "protocolVersion", "message", "code", "delta"}
 
@@ -93,8 +95,8 @@ const (
 
 var flatSpecs = [...]flatSpec{
 	{`"RUN_STARTED"`, RunStarted, 1<<flatThreadID | 1<<flatRunID, 1<<flatParentRunID | 1<<flatProtocolVersion, flatRun},
-	{`"RUN_FINISHED"`, RunFinished, 0, 1<<flatThreadID | 1<<flatRunID | 1<<flatResult, flatRun},
-	{`"RUN_ERROR"`, RunError, 1 << flatMessage, 1 << flatCode, flatRunError},
+	{`"RUN_FINISHED"`, RunFinished, 0, 1<<flatThreadID | 1<<flatRunID | 1<<flatResult | 1<<flatOutcome | 1<<flatUsage, flatRun},
+	{`"RUN_ERROR"`, RunError, 1 << flatMessage, 1<<flatCode | 1<<flatUsage, flatRunError},
 	{`"TEXT_MESSAGE_START"`, TextMessageStart, 1 << flatMessageID, 1<<flatRole | 1<<flatName, flatText},
 	{`"TEXT_MESSAGE_END"`, TextMessageEnd, 1 << flatMessageID, 0, flatNoCheck},
 	{`"REASONING_START"`, ReasoningStart, 1 << flatMessageID, 0, flatNoCheck},
@@ -201,7 +203,7 @@ func decodeFlat(ev *Event, data []byte, maxDepth int) bool {
 		*ev.flatString(k) = s
 	}
 	// Trees and values, parsed alone.
-	for _, k := range [...]flatKey{flatRawEvent, flatMetadata, flatValue, flatResult, flatContent} {
+	for _, k := range [...]flatKey{flatRawEvent, flatMetadata, flatValue, flatResult, flatContent, flatOutcome, flatUsage} {
 		if m.kind[k] == jsontree.KindInvalid {
 			continue
 		}
@@ -218,11 +220,21 @@ func decodeFlat(ev *Event, data []byte, maxDepth int) bool {
 			ev.Value, ev.HasValue = v, true
 		case flatResult:
 			ev.Result, ev.HasResult = v, true
-		default: // content
+		case flatContent:
 			if m.kind[k] != jsontree.KindString {
 				return false // content parts: the general path
 			}
 			ev.Content = v
+		case flatOutcome:
+			if v != nil && !flatOutcomeOf(ev, v) {
+				return false
+			}
+		default: // usage
+			a, isArr := v.(*jsontree.Array)
+			if v != nil && !isArr {
+				return false
+			}
+			ev.Usage = a
 		}
 	}
 	ev.HasSubagentRunID = !run && m.kind[flatSubagent] > jsontree.KindNull
@@ -247,6 +259,39 @@ func decodeFlat(ev *Event, data []byte, maxDepth int) bool {
 	}
 	return true
 }
+
+// flatOutcomeOf sets RUN_FINISHED's outcome v, a success or an interrupt,
+// when the general decoder takes it as it is.
+func flatOutcomeOf(ev *Event, v jsontree.Value) bool {
+	o, _ := v.(*jsontree.Object)
+	if o == nil {
+		return false
+	}
+	t, _ := objGet(o, "type")
+	switch typ, _ := t.(string); typ {
+	case "success":
+		if l, has := objGet(o, "pendingToolCallIds"); has && !isStringArray(l) {
+			return false
+		}
+	case "interrupt":
+		l, _ := objGet(o, "interrupts")
+		if _, isArr := l.(*jsontree.Array); !isArr {
+			return false
+		}
+	default:
+		// A cancelled run, which the translator does not note, and an
+		// outcome the general decoder deletes: the general path.
+		return false
+	}
+	ev.Outcome = o
+	return true
+}
+
+// objGet is o.Get, not inlined: the decoders call it in some thirty places,
+// where inlined it cost the WebAssembly module some 10 KB.
+//
+//go:noinline
+func objGet(o *jsontree.Object, key string) (jsontree.Value, bool) { return o.Get(key) }
 
 // messageRole reports whether role is one a text message may have.
 //
