@@ -159,8 +159,9 @@ func (m *flatMembers) scan(data []byte, maxDepth int) bool {
 // decodeFlat decodes data into *ev, which must be zero, when it is an event
 // of a type flatSpecs lists with only its members, and decodeEventObject
 // would decode it to the same Event without a problem; else it reports
-// false, *ev holding part of the event.
-func decodeFlat(ev *Event, data []byte, maxDepth int) bool {
+// false, *ev holding part of the event. The values that are trees are
+// parsed with p's memory (nil: none).
+func decodeFlat(ev *Event, p *jsontree.Parser, data []byte, maxDepth int) bool {
 	var m flatMembers
 	if !m.scan(data, maxDepth) {
 		return false
@@ -207,7 +208,7 @@ func decodeFlat(ev *Event, data []byte, maxDepth int) bool {
 		if m.kind[k] == jsontree.KindInvalid {
 			continue
 		}
-		v, ok := flatValueOf(m.raw[k], m.kind[k], maxDepth)
+		v, ok := flatValueOf(p, m.raw[k], m.kind[k], maxDepth)
 		if !ok {
 			return false
 		}
@@ -323,13 +324,20 @@ func flatUnquote(raw []byte, k jsontree.Kind) (string, bool) {
 
 // flatValueOf decodes a member holding any JSON value, of kind k (nil for
 // null).
-func flatValueOf(raw []byte, k jsontree.Kind, maxDepth int) (jsontree.Value, bool) {
+func flatValueOf(p *jsontree.Parser, raw []byte, k jsontree.Kind, maxDepth int) (jsontree.Value, bool) {
 	switch k {
 	case jsontree.KindNull:
 		return nil, true
 	case jsontree.KindString:
 		return flatUnquote(raw, k)
 	}
-	v, err := jsontree.Parse(raw, jsontree.ParseOptions{MaxDepth: maxDepth})
+	opt := jsontree.ParseOptions{MaxDepth: maxDepth}
+	var v jsontree.Value
+	var err error
+	if p != nil {
+		v, err = p.Parse(raw, opt)
+	} else {
+		v, err = jsontree.Parse(raw, opt)
+	}
 	return v, err == nil
 }

@@ -131,9 +131,10 @@ var flatCases = []struct {
 // TestDecodeFlat: decodeFlat decodes what it takes as the general decoder
 // does, and leaves the rest to it.
 func TestDecodeFlat(t *testing.T) {
+	var parser jsontree.Parser // its memory carried from one event to the next
 	for _, tc := range flatCases {
 		var flat Event
-		ok := decodeFlat(&flat, []byte(tc.data), DefaultMaxDepth)
+		ok := decodeFlat(&flat, &parser, []byte(tc.data), DefaultMaxDepth)
 		if ok != tc.flat {
 			t.Errorf("%s: decodeFlat reports %v, want %v", tc.data, ok, tc.flat)
 		}
@@ -195,7 +196,7 @@ func FuzzDecodeFlat(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var flat Event
-		if decodeFlat(&flat, data, DefaultMaxDepth) {
+		if decodeFlat(&flat, nil, data, DefaultMaxDepth) {
 			checkFlat(t, data, &flat)
 		}
 	})

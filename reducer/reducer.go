@@ -73,6 +73,7 @@ type Reducer struct {
 	verify      verifier
 	hot         Event           // the event being folded (applyHot)
 	parser      jsontree.Parser // parses the events the hot paths do not take
+	flatParser  jsontree.Parser // parses the values of those decodeFlat takes (a custom event's)
 
 	// inputThread is the thread id RunInput chose while the state has
 	// none, so that every request before the first run names one thread.
@@ -199,7 +200,7 @@ func (r *Reducer) ApplyObject(c *Change, data []byte, obj *jsontree.Object) {
 // and the caller folds data the general way. accept (a translator that
 // follows the events, package dialect) must not keep or change the event.
 func (r *Reducer) ApplyCanonical(c *Change, data []byte, accept func(*Event) bool) bool {
-	if len(data) > r.opt.MaxEventBytes || !decodeFlat(&r.hot, data, r.opt.MaxDepth) || !accept(&r.hot) {
+	if len(data) > r.opt.MaxEventBytes || !decodeFlat(&r.hot, &r.flatParser, data, r.opt.MaxDepth) || !accept(&r.hot) {
 		r.hot = Event{}
 		return false
 	}
@@ -224,7 +225,7 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 	}
 	// The other events of a turn, and tokens in another layout: decoded
 	// without a tree when they have the members of their type only.
-	if decodeFlat(&r.hot, data, r.opt.MaxDepth) {
+	if decodeFlat(&r.hot, &r.flatParser, data, r.opt.MaxDepth) {
 		r.applyHot(c)
 		return
 	}
