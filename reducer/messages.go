@@ -44,6 +44,9 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 		return
 	}
 	r.ownMessages()
+	if m.Streaming {
+		r.reopened(pos)
+	}
 	msgs := append(r.st.Messages, nil)
 	copy(msgs[pos+1:], msgs[pos:])
 	msgs[pos], m.born = m, r.epoch
@@ -67,6 +70,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 // index.
 func (r *Reducer) setMessages(msgs []*Message) {
 	r.st.Messages = msgs
+	r.open = openFrom{}
 	r.activityBytes = sumCharges(msgs)
 	clear(r.msgByID)
 	for i, m := range msgs {
@@ -117,6 +121,7 @@ func (r *Reducer) textStart(c *Change, ev *Event) {
 	path := messagePath(m)
 	if !m.Streaming {
 		m.Streaming = true
+		r.reopened(m.pos)
 		c.replace(path+"/streaming", jsonBool(true))
 	}
 	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
@@ -209,6 +214,7 @@ func (r *Reducer) reasoningStart(c *Change, ev *Event) {
 	}
 	if !m.Streaming {
 		m.Streaming = true
+		r.reopened(m.pos)
 		c.replace(path+"/streaming", jsonBool(true))
 	}
 	r.markReasoningStart(m, ev)

@@ -96,6 +96,7 @@ type Reducer struct {
 	restored      runKey   // the run open in the snapshot restored, until another starts
 	checkpoints   []*checkpoint
 	msgsShared    bool // a checkpoint shares st.Messages's array (ownMessages)
+	open          openFrom
 	journal       jsonpatch.Journal
 	epoch, newest uint64
 
@@ -134,6 +135,7 @@ func (r *Reducer) clear() {
 	r.doneRuns = make(map[string]bool)
 	r.inputThread = ""
 	r.restored = runKey{}
+	r.open = openFrom{}
 	r.endReplay()
 	r.dropCheckpoints()
 	r.folded.forget()

@@ -364,6 +364,7 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
 	r.msgsShared = true
+	r.open = openFrom{}
 	r.st.Subagents = make([]*Subagent, len(cp.subs))
 	clear(r.subByID)
 	for i := range cp.subs {
