@@ -70,7 +70,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 // index.
 func (r *Reducer) setMessages(msgs []*Message) {
 	r.st.Messages = msgs
-	r.open = openFrom{}
+	r.open.msgs = 0
 	r.activityBytes = sumCharges(msgs)
 	clear(r.msgByID)
 	for i, m := range msgs {

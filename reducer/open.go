@@ -1,11 +1,13 @@
 package reducer
 
-// A run's end stops the messages that stream (closeOpen). Rather than scan
-// the whole conversation for them, the scan starts at openFrom.msgs: no
-// message before that index streams. New messages are appended past it;
-// what opens an earlier one moves it back (reopened); what replaces the
-// list (a restore, a rewind, a messages snapshot) resets it to 0.
-type openFrom struct{ msgs int }
+// A run's end stops the messages that stream and the tool calls that run
+// (closeOpen). Rather than scan the whole conversation for them, the scans
+// start at openFrom's indexes: no message before msgs streams, no tool
+// call before tools runs. New ones are appended past them (a tool call
+// runs only from its start); what reopens an earlier message moves msgs
+// back (reopened); what replaces the lists (a restore, a rewind, a
+// messages snapshot) resets them to 0.
+type openFrom struct{ msgs, tools int }
 
 // reopened notes that the message at index pos streams (again).
 func (r *Reducer) reopened(pos int) {

@@ -200,14 +200,14 @@ func (r *Reducer) runError(c *Change, message, code string, hasCode bool, usage 
 func (r *Reducer) closeOpen(c *Change, failed bool) {
 	// Once per run, not per token: a scan is cheaper than keeping sets,
 	// and it starts where a message may stream (open.go).
-	msgs := r.st.Messages[min(r.open.msgs, len(r.st.Messages)):]
-	r.open.msgs = len(r.st.Messages)
+	msgs, tools := r.st.Messages[min(r.open.msgs, len(r.st.Messages)):], r.st.ToolCalls[min(r.open.tools, len(r.st.ToolCalls)):]
+	r.open = openFrom{len(r.st.Messages), len(r.st.ToolCalls)}
 	for _, m := range msgs {
 		if m.Streaming {
 			r.stopStreaming(c, m)
 		}
 	}
-	for _, t := range r.st.ToolCalls {
+	for _, t := range tools {
 		if t.Status != ToolRunning {
 			continue
 		}
