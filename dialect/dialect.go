@@ -136,6 +136,7 @@ type Translator struct {
 	msgs       map[string]bool     // message ids in use
 	activities map[string]bool     // those of activity messages
 	tools      map[string]*toolRec // tool calls by id
+	live       []*toolRec          // those that may be running (the run's end stops them)
 	texts      map[string]*textRec // text this translator streamed, per message, this run
 	steps      map[string]bool     // steps running
 	running    bool
@@ -286,7 +287,9 @@ func (t *Translator) ResumeConversation(c *Conversation) {
 	}
 	for _, tc := range c.ToolCalls {
 		if tc.ID != "" {
-			t.tools[tc.ID] = &toolRec{name: tc.Name, running: tc.Running}
+			rec := &toolRec{name: tc.Name, running: tc.Running}
+			t.tools[tc.ID] = rec
+			t.noteLive(rec)
 		}
 	}
 	for _, name := range c.RunningSteps {

@@ -1,6 +1,9 @@
 package dialect
 
-import "github.com/agui-reducer/agui/reducer/jsontree"
+import (
+	"github.com/agui-reducer/agui/reducer"
+	"github.com/agui-reducer/agui/reducer/jsontree"
+)
 
 // The canonical events a translator emits are built as JSON text, member by
 // member, in one reused buffer; what the translator remembers of each is
@@ -23,6 +26,8 @@ func isCanonical(t string) bool { return canonicalTypes[t] }
 // info is what the translator reads of a canonical event it emits or passes
 // on.
 type info struct {
+	_ [0]func() // not compared: the compiler would write a == function for it (module size)
+
 	typ                                        string
 	messageID, toolCallID, toolCallName, role  string
 	runID, threadID, stepName, parentMessageID string
@@ -202,6 +207,44 @@ func (t *Translator) passOn(data []byte, obj *jsontree.Object) {
 	t.emit(data, &in)
 }
 
+// mayAccept reports whether translate would pass a canonical event in
+// the reducer's flat shape (reducer.Reducer.ApplyCanonical) on untouched,
+// remembering no more than observe does: not an amendment, within the
+// size limit, no step thinking open for it to end, in a dialect that
+// takes canonical AG-UI as it comes.
+func (t *Translator) mayAccept(name string, data []byte) bool {
+	if name == AmendEvent || len(data) > t.opt.MaxEventBytes || t.stepMsg != "" {
+		return false
+	}
+	switch t.pin {
+	case dialectAuto, dialectAGUI, dialectTanStack:
+		return true
+	}
+	return false
+}
+
+// acceptCanonical takes note of a canonical event the reducer decoded
+// without a tree (reducer.Reducer.ApplyCanonical), as translate does
+// (applyAGUI, passOn, observe), and reports true; it reports false, having
+// noted nothing, for an event translate reads more of (TanStack's tool
+// requests), which the caller then translates. Such an event has every
+// member of its type that checkCanonical requires, none of TanStack's
+// variant fields, and values of the kinds both require.
+func (t *Translator) acceptCanonical(ev *reducer.Event) bool {
+	if t.pin == dialectAGUI {
+		return true // passed on with no note taken (translate)
+	}
+	if ev.CustomName == "approval-requested" || ev.CustomName == "tool-input-available" {
+		return false
+	}
+	// What infoOf reads: the members of the event's type (a flat event has
+	// no others), the role of a text message its own or the reducer's
+	// default, "assistant", which observe takes an absent one for.
+	t.observe(&info{typ: string(ev.Type), messageID: ev.MessageID, toolCallID: ev.ToolCallID, toolCallName: ev.ToolCallName,
+		role: ev.Role, runID: ev.RunID, threadID: ev.ThreadID, parentMessageID: ev.ParentMessageID, delta: ev.Delta})
+	return true
+}
+
 // passOnObject emits a canonical event that the translator rewrote.
 func (t *Translator) passOnObject(obj *jsontree.Object) {
 	t.b = jsontree.AppendJSON(t.b[:0], obj)
@@ -245,9 +288,11 @@ func (t *Translator) observe(in *info) {
 			t.done[t.run] = true
 		}
 		t.running, t.cp = false, nil
-		for _, rec := range t.tools {
+		for _, rec := range t.live {
 			rec.running = false // the reducer ends the calls left open
 		}
+		clear(t.live)
+		t.live = t.live[:0]
 		t.endRun()
 	case "TEXT_MESSAGE_START":
 		t.addMsg(in.messageID)
@@ -277,7 +322,9 @@ func (t *Translator) observe(in *info) {
 				rec.name = in.toolCallName
 			}
 		} else if in.toolCallID != "" {
-			t.tools[in.toolCallID] = &toolRec{name: in.toolCallName, running: true}
+			rec := &toolRec{name: in.toolCallName, running: true}
+			t.tools[in.toolCallID] = rec
+			t.noteLive(rec)
 		}
 		if in.parentMessageID != "" {
 			t.addMsg(in.parentMessageID)

@@ -26,6 +26,9 @@ type Pipeline struct {
 	// translator parses as the reducer does).
 	fold, amend func([]byte)
 	foldObj     func([]byte, *jsontree.Object)
+	// accept is the translator's Translator.acceptCanonical, for the
+	// reducer's ApplyCanonical (nil when foldObj is).
+	accept func(*reducer.Event) bool
 }
 
 // NewPipeline returns a Pipeline folding into r what t translates; a nil t
@@ -38,6 +41,7 @@ func NewPipeline(r *reducer.Reducer, t *Translator) *Pipeline {
 	if t != nil && t.opt.MaxDepth == r.Options().MaxDepth {
 		// One parse per event: the reducer decodes the translator's tree.
 		p.foldObj = func(ev []byte, obj *jsontree.Object) { p.r.ApplyObject(p.cur, ev, obj) }
+		p.accept = t.acceptCanonical
 	}
 	return p
 }
@@ -54,15 +58,46 @@ func (p *Pipeline) Apply(c *reducer.Change, name string, data []byte) {
 	}
 	// Nearly every event (the streamed tokens): what the translator would
 	// pass on untouched, folded without its call; a text token's layout
-	// checked once, by the reducer.
-	if p.t.passesText(name, data) && p.r.ApplyTextToken(c, data) {
-		return
+	// checked once, by the reducer. Only a token or an opaque event, its
+	// type first, can be (one look at the type spares the others those
+	// checks).
+	if tokenOrOpaque(data) {
+		if p.t.passesText(name, data) && p.r.ApplyTextToken(c, data) {
+			return
+		}
+		if p.t.passes(name, data) {
+			p.r.ApplyAppend(c, data)
+			return
+		}
 	}
-	if p.t.passes(name, data) {
-		p.r.ApplyAppend(c, data)
+	// The dozen other events of a turn (run lifecycle, message and tool
+	// call starts and ends, results, custom events): canonical, in their
+	// common shape, the translator only takes note of them, from the
+	// reducer's decoding (one scan, no tree).
+	if p.accept != nil && p.t.mayAccept(name, data) && p.r.ApplyCanonical(c, data, p.accept) {
 		return
 	}
 	p.translate(c, name, data)
+}
+
+var passedTypes = [...]string{"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS",
+	"STATE_SNAPSHOT", "STATE_DELTA", "ACTIVITY_DELTA", "RAW", "REASONING_ENCRYPTED_VALUE"}
+
+// tokenOrOpaque reports whether data starts with the type of a streamed
+// token or of an event opaqueCanonical lists: the events passesText and
+// passes may take. A name's length and first letter rule out the others
+// before a comparison.
+func tokenOrOpaque(data []byte) bool {
+	const p = `{"type":"`
+	if !jsontree.HasPrefix(data, p) {
+		return false
+	}
+	for _, n := range passedTypes {
+		if end := len(p) + len(n); end < len(data) && data[end] == '"' && data[len(p)] == n[0] && string(data[len(p):end]) == n {
+			return true
+		}
+	}
+	return false
 }
 
 // translate folds a frame through the translator: what it emits is folded

@@ -56,6 +56,7 @@ func (t *Translator) rewind() {
 			delete(t.tools, id)
 		} else {
 			t.tools[id] = rec
+			t.noteLive(rec)
 		}
 	}
 	t.n, t.last = cp.n, cp.last
@@ -110,4 +111,14 @@ func (t *Translator) touchTool(id string) *toolRec {
 		}
 	}
 	return rec
+}
+
+// noteLive lists rec among the tool calls the run's end stops when it is
+// running.
+//
+//go:noinline
+func (t *Translator) noteLive(rec *toolRec) {
+	if rec.running {
+		t.live = append(t.live, rec)
+	}
 }

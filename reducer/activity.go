@@ -41,6 +41,7 @@ func (r *Reducer) activitySnapshot(c *Change, ev *Event) {
 		fresh := &Message{ID: m.ID, Role: "activity", ActivityType: ev.ActivityType, contentKind: contentValue, value: ev.Content, pos: m.pos, born: r.epoch}
 		fresh.SubagentRunID, fresh.HasSubagentRunID = ev.SubagentRunID, ev.HasSubagentRunID
 		fresh.Metadata = cloneObject(ev.Metadata)
+		r.ownMessages()
 		r.st.Messages[m.pos] = fresh
 		r.setCharge(m, 0)
 		r.activityBytes += activityCharge(fresh)

@@ -65,7 +65,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		return d.Err
 	}
 	d.Type = string(ev.Type)
-	if ts, ok := obj.Get("timestamp"); ok && ts != nil {
+	if ts, ok := objGet(obj, "timestamp"); ok && ts != nil {
 		n, isNum := ts.(jsontree.Number)
 		if !isNum {
 			return errorf("bad_event", d.Type+": timestamp must be a number")
@@ -76,7 +76,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		}
 		ev.Timestamp, ev.HasTimestamp = f, true
 	}
-	ev.RawEvent, _ = obj.Get("rawEvent")
+	ev.RawEvent, _ = objGet(obj, "rawEvent")
 	ev.Metadata = d.Metadata()
 	switch ev.Type {
 	case RunStarted, RunFinished, RunError, MessagesSnapshot:
@@ -95,12 +95,10 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 	case TextMessageStart:
 		ev.MessageID = d.Str("messageId", true)
 		ev.Role = "assistant" // absent: the reducer's default, not the schema's
-		if v, ok := obj.Get("role"); ok {
+		if v, ok := objGet(obj, "role"); ok {
 			ev.Role, _ = v.(string) // null and "" are not roles
 		}
-		switch ev.Role {
-		case "assistant", "user", "system", "developer":
-		default:
+		if !messageRole(ev.Role) {
 			d.Fail("role must be one of developer, system, assistant, user")
 		}
 		ev.Name, ev.HasName = d.OptStr("name")
@@ -114,7 +112,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		ev.MessageID = d.Str("messageId", true)
 		// The 1.0 schema's literal: the official client rejects an
 		// absent, empty or other role (docs/dialects.md).
-		if v, _ := obj.Get("role"); v != "reasoning" {
+		if v, _ := objGet(obj, "role"); v != "reasoning" {
 			d.Fail(`role must be "reasoning"`)
 		}
 		ev.Role = "reasoning"
@@ -122,11 +120,9 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		ev.MessageID, ev.HasMessageID = d.OptStr("messageId")
 		// 1.0's transform no longer repairs a falsy role or delta: a
 		// present null or "" reaches the schema, which rejects it.
-		if v, ok := obj.Get("role"); ok && ev.Type == TextMessageChunk {
+		if v, ok := objGet(obj, "role"); ok && ev.Type == TextMessageChunk {
 			ev.Role, _ = v.(string)
-			switch ev.Role {
-			case "assistant", "user", "system", "developer":
-			default:
+			if !messageRole(ev.Role) {
 				d.Fail("role must be one of developer, system, assistant, user")
 			}
 		}
@@ -161,7 +157,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		ev.HasDelta = true
 	case ThinkingEnd, ThinkingTextMessageStart, ThinkingTextMessageEnd:
 	case StateSnapshot:
-		v, ok := obj.Get("snapshot")
+		v, ok := objGet(obj, "snapshot")
 		if !ok {
 			d.Fail("snapshot is required")
 		}
@@ -173,13 +169,13 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 	case ActivitySnapshot:
 		ev.MessageID = d.Str("messageId", true)
 		ev.ActivityType = d.Str("activityType", true)
-		c, ok := obj.Get("content")
+		c, ok := objGet(obj, "content")
 		if _, isObj := c.(*jsontree.Object); !ok || !isObj {
 			d.Fail("content must be an object")
 		}
 		ev.Content = c
 		ev.Replace = true
-		if r, ok := obj.Get("replace"); ok && r != nil {
+		if r, ok := objGet(obj, "replace"); ok && r != nil {
 			b, isBool := r.(bool)
 			if !isBool {
 				d.Fail("replace must be a boolean")
@@ -194,13 +190,13 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		}
 	case Raw:
 		var ok bool
-		if ev.RawBody, ok = obj.Get("event"); !ok {
+		if ev.RawBody, ok = objGet(obj, "event"); !ok {
 			d.Fail("event is required")
 		}
 		ev.Source, _ = d.OptStr("source")
 	case Custom:
 		ev.CustomName = d.Str("name", true)
-		ev.Value, ev.HasValue = obj.Get("value")
+		ev.Value, ev.HasValue = objGet(obj, "value")
 		if !ev.HasValue {
 			d.Fail("value is required")
 		}
@@ -211,7 +207,7 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		ev.ProtocolVersion, _ = d.OptStr("protocolVersion")
 		ev.Input = d.Object("input")
 		if ev.Input != nil {
-			if m, ok := ev.Input.Get("messages"); ok && m != nil {
+			if m, ok := objGet(ev.Input, "messages"); ok && m != nil {
 				if _, isArr := m.(*jsontree.Array); !isArr {
 					d.Fail("input.messages must be an array")
 				}
@@ -220,17 +216,17 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 	case RunFinished:
 		ev.ThreadID, _ = d.OptStr("threadId")
 		ev.RunID, _ = d.OptStr("runId")
-		ev.Result, ev.HasResult = obj.Get("result")
+		ev.Result, ev.HasResult = objGet(obj, "result")
 		ev.Outcome = d.Object("outcome")
 		if ev.Outcome != nil {
-			t, _ := ev.Outcome.Get("type")
+			t, _ := objGet(ev.Outcome, "type")
 			switch t {
 			case "success":
-				if l, ok := ev.Outcome.Get("pendingToolCallIds"); ok && !isStringArray(l) {
+				if l, ok := objGet(ev.Outcome, "pendingToolCallIds"); ok && !isStringArray(l) {
 					d.Fail("outcome.pendingToolCallIds must be an array of strings")
 				}
 			case "interrupt":
-				if l, ok := ev.Outcome.Get("interrupts"); !ok {
+				if l, ok := objGet(ev.Outcome, "interrupts"); !ok {
 					d.Fail("outcome.interrupts is required")
 				} else if _, isArr := l.(*jsontree.Array); !isArr {
 					d.Fail("outcome.interrupts must be an array")
@@ -259,17 +255,17 @@ func decodeEventObject(ev *Event, obj *jsontree.Object) error {
 		ev.nulls |= nullIf(obj, "description", nullDescription) | nullIf(obj, "parentSubagentRunId", nullParentSubagent) |
 			nullIf(obj, "parentToolCallId", nullParentToolCall) | nullIf(obj, "parentMessageId", nullParentMessage)
 	case SubagentFinished:
-		ev.Result, ev.HasResult = obj.Get("result")
+		ev.Result, ev.HasResult = objGet(obj, "result")
 		if ev.HasResult && ev.Result == nil {
 			ev.HasResult = false // the compatibility boundary drops result: null
 		}
 		ev.Outcome = d.Object("outcome")
 		ev.nulls |= nullIf(obj, "outcome", nullOutcome)
 		if ev.Outcome != nil {
-			switch t, _ := ev.Outcome.Get("type"); t {
+			switch t, _ := objGet(ev.Outcome, "type"); t {
 			case "success":
 			case "suspended":
-				if l, ok := ev.Outcome.Get("interruptIds"); ok && !isStringArray(l) {
+				if l, ok := objGet(ev.Outcome, "interruptIds"); ok && !isStringArray(l) {
 					d.Fail("outcome.interruptIds must be an array of strings")
 				}
 			default:
@@ -325,7 +321,7 @@ func isStringArray(v jsontree.Value) bool {
 // toolContent reads TOOL_CALL_RESULT's content: a string, or (1.0) an
 // array of content parts, each an object with a string type.
 func (d *fields) toolContent() jsontree.Value {
-	v, ok := d.Obj.Get("content")
+	v, ok := objGet(d.Obj, "content")
 	switch v := v.(type) {
 	case string:
 		return v

@@ -51,6 +51,11 @@ const (
 // its Type are meaningful. Optional fields that may be absent carry a Has*
 // flag where absence and the zero value differ.
 type Event struct {
+	// Events are not compared with ==: the comparison function the
+	// compiler would write for so large a struct costs the WebAssembly
+	// module 6 KB.
+	_ [0]func()
+
 	Type EventType
 
 	// Base fields.

@@ -53,6 +53,7 @@ func (r *Reducer) Load(data []byte) error {
 	}
 	r.forgetTokens()
 	r.st, r.msgByID, r.toolByID, r.cited, r.subByID = next.st, next.msgByID, next.toolByID, next.cited, next.subByID
+	r.open = openFrom{}
 	r.runToolSeen, r.answered = next.runToolSeen, next.answered
 	r.stateBytes, r.activityBytes = next.stateBytes, next.activityBytes
 	r.chunks, r.verify = chunkState{}, verifier{}

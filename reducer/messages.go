@@ -29,7 +29,13 @@ func (r *Reducer) appendMessage(c *Change, m *Message) {
 		r.msgByID[m.ID] = m
 		r.citeNew(m)
 	}
-	c.add(messagePath(m), m.AppendJSON(nil))
+	c.add(messagePath(m), m.AppendJSON(m.jsonBuffer()))
+}
+
+// jsonBuffer is a buffer sized for m's JSON form in the common case (text
+// and reasoning, a few members): appending to nil grows it several times.
+func (m *Message) jsonBuffer() []byte {
+	return make([]byte, 0, 192+len(m.ID)+len(m.text)+len(m.reasoning))
 }
 
 // insertMessage puts m at index pos, shifting the later messages.
@@ -37,6 +43,10 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 	if pos >= len(r.st.Messages) {
 		r.appendMessage(c, m)
 		return
+	}
+	r.ownMessages()
+	if m.Streaming {
+		r.reopened(pos)
 	}
 	msgs := append(r.st.Messages, nil)
 	copy(msgs[pos+1:], msgs[pos:])
@@ -52,7 +62,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 		r.msgByID[m.ID] = m
 		r.citeNew(m)
 	}
-	c.add(messagePath(m), m.AppendJSON(nil))
+	c.add(messagePath(m), m.AppendJSON(m.jsonBuffer()))
 	if ok && old.pos > pos {
 		r.uncite(c, old) // after the add, which moved it
 	}
@@ -62,6 +72,7 @@ func (r *Reducer) insertMessage(c *Change, pos int, m *Message) {
 // index.
 func (r *Reducer) setMessages(msgs []*Message) {
 	r.st.Messages = msgs
+	r.open.msgs = 0
 	r.activityBytes = sumCharges(msgs)
 	r.forgetTokens()
 	clear(r.msgByID)
@@ -113,6 +124,7 @@ func (r *Reducer) textStart(c *Change, ev *Event) {
 	path := messagePath(m)
 	if !m.Streaming {
 		m.Streaming = true
+		r.reopened(m.pos)
 		c.replace(path+"/streaming", jsonBool(true))
 	}
 	mergeMetadata(c, &m.Metadata, ev.Metadata, path)
@@ -205,6 +217,7 @@ func (r *Reducer) reasoningStart(c *Change, ev *Event) {
 	}
 	if !m.Streaming {
 		m.Streaming = true
+		r.reopened(m.pos)
 		c.replace(path+"/streaming", jsonBool(true))
 	}
 	r.markReasoningStart(m, ev)

@@ -74,6 +74,7 @@ type Reducer struct {
 	hot         Event           // the event being folded (applyHot)
 	tok         tokenTargets    // where the latest tokens went (token.go)
 	parser      jsontree.Parser // parses the events the hot paths do not take
+	flatParser  jsontree.Parser // parses the values of those decodeFlat takes (a custom event's)
 
 	// inputThread is the thread id RunInput chose while the state has
 	// none, so that every request before the first run names one thread.
@@ -95,6 +96,8 @@ type Reducer struct {
 	catching      *catchup // a resend being caught up with (catchup.go)
 	restored      runKey   // the run open in the snapshot restored, until another starts
 	checkpoints   []*checkpoint
+	msgsShared    bool // a checkpoint shares st.Messages's array (ownMessages)
+	open          openFrom
 	journal       jsonpatch.Journal
 	epoch, newest uint64
 
@@ -134,6 +137,7 @@ func (r *Reducer) clear() {
 	r.doneRuns = make(map[string]bool)
 	r.inputThread = ""
 	r.restored = runKey{}
+	r.open = openFrom{}
 	r.endReplay()
 	r.dropCheckpoints()
 	r.folded.forget()
@@ -191,6 +195,23 @@ func (r *Reducer) ApplyObject(c *Change, data []byte, obj *jsontree.Object) {
 	r.applyHot(c)
 }
 
+// ApplyCanonical is ApplyAppend of an event in the common shape of the
+// events around the streamed tokens (run lifecycle, message and tool call
+// starts and ends, tool results, custom events: a type decodeFlat takes,
+// with the members its type has and valid values), decoded without a tree:
+// when data is one and accept, given the decoded event, reports true, it
+// folds it and reports true; else it changes nothing and reports false,
+// and the caller folds data the general way. accept (a translator that
+// follows the events, package dialect) must not keep or change the event.
+func (r *Reducer) ApplyCanonical(c *Change, data []byte, accept func(*Event) bool) bool {
+	if len(data) > r.opt.MaxEventBytes || !decodeFlat(&r.hot, &r.flatParser, data, r.opt.MaxDepth) || !accept(&r.hot) {
+		r.hot = Event{}
+		return false
+	}
+	r.applyHot(c)
+	return true
+}
+
 // applyHot folds the event decoded into r.hot, then clears it. The event
 // lives in the Reducer so that it does not escape per call (an Event is
 // some 700 bytes).
@@ -206,12 +227,13 @@ func (r *Reducer) applyData(c *Change, data []byte) {
 	if r.applyHotText(c, data) {
 		return
 	}
-	var ok bool
-	if r.hot, ok = decodeHot(data, r.opt.MaxDepth, r.opt.Strict || len(r.chunks.lanes) > 0); ok {
+	// The other events of a turn, and tokens in another layout: decoded
+	// without a tree when they have the members of their type only.
+	if decodeFlat(&r.hot, &r.flatParser, data, r.opt.MaxDepth) {
 		r.applyHot(c)
 		return
 	}
-	r.hot = Event{} // what decodeHot left
+	r.hot = Event{}
 	if err := decodeEventInto(&r.hot, &r.parser, data, r.opt.MaxDepth); err != nil {
 		r.hot = Event{}
 		c.failErr(err)

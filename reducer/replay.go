@@ -52,7 +52,7 @@ type checkpoint struct {
 	tools []*ToolCall
 	subs  []Subagent // subagents are few: kept whole
 
-	savedMsgs  map[*Message]Message
+	savedMsgs  map[*Message]Message // made when first needed: most runs change only their own
 	savedTools map[*ToolCall]ToolCall
 	journal    int // r.journal.Len() at the checkpoint
 
@@ -200,13 +200,16 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 		epoch: r.epoch,
 		st:    r.st,
 		steps: slices.Clone(r.st.Steps),
-		msgs:  slices.Clone(r.st.Messages),
-		tools: slices.Clone(r.st.ToolCalls),
+		// The lists are shared, not copied (a copy would cost the
+		// conversation's length each run): appends go past the
+		// checkpoint's length, and what changes a message in place
+		// copies the list first (ownMessages). Tool calls are only
+		// appended.
+		msgs:  r.st.Messages[:len(r.st.Messages):len(r.st.Messages)],
+		tools: r.st.ToolCalls[:len(r.st.ToolCalls):len(r.st.ToolCalls)],
 		subs:  saveSubagents(r.st.Subagents),
 
-		savedMsgs:  map[*Message]Message{},
-		savedTools: map[*ToolCall]ToolCall{},
-		journal:    r.journal.Len(),
+		journal: r.journal.Len(),
 
 		stateBytes: r.stateBytes, activityBytes: r.activityBytes,
 		chunks: r.chunks,
@@ -214,6 +217,16 @@ func (r *Reducer) takeCheckpoint(k runKey) {
 	}
 	r.checkpoints = append(r.checkpoints, cp)
 	r.newest = r.epoch
+	r.msgsShared = true
+}
+
+// ownMessages makes the message list the state's alone, copying it when a
+// checkpoint shares it, before a handler changes it in place.
+func (r *Reducer) ownMessages() {
+	if r.msgsShared {
+		r.st.Messages = append(make([]*Message, 0, len(r.st.Messages)+1), r.st.Messages...)
+		r.msgsShared = false
+	}
 }
 
 func cloneVerifier(v verifier) verifier { return v.clone() }
@@ -273,6 +286,9 @@ func (r *Reducer) touch(m *Message) {
 	for _, cp := range r.checkpoints {
 		if m.born < cp.epoch {
 			if _, ok := cp.savedMsgs[m]; !ok {
+				if cp.savedMsgs == nil {
+					cp.savedMsgs = map[*Message]Message{}
+				}
 				cp.savedMsgs[m] = saveMessage(m)
 			}
 		}
@@ -305,6 +321,9 @@ func (r *Reducer) touchTool(t *ToolCall) {
 				}
 				if t.Metadata != nil {
 					s.Metadata = jsontree.Clone(t.Metadata).(*jsontree.Object)
+				}
+				if cp.savedTools == nil {
+					cp.savedTools = map[*ToolCall]ToolCall{}
 				}
 				cp.savedTools[t] = s
 			}
@@ -344,6 +363,8 @@ func (r *Reducer) rewind(c *Change, i int) {
 	r.st.Steps = cp.steps
 	r.st.Messages = cp.msgs
 	r.st.ToolCalls = cp.tools
+	r.msgsShared = true
+	r.open = openFrom{}
 	r.st.Subagents = make([]*Subagent, len(cp.subs))
 	clear(r.subByID)
 	for i := range cp.subs {

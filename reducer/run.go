@@ -198,13 +198,16 @@ func (r *Reducer) runError(c *Change, message, code string, hasCode bool, usage 
 // closeOpen stops every streaming message; running tool calls end as
 // complete when the run finished, or as errored when it failed.
 func (r *Reducer) closeOpen(c *Change, failed bool) {
-	// Once per run, not per token: a scan is cheaper than keeping sets.
-	for _, m := range r.st.Messages {
+	// Once per run, not per token: a scan is cheaper than keeping sets,
+	// and it starts where a message may stream (open.go).
+	msgs, tools := r.st.Messages[min(r.open.msgs, len(r.st.Messages)):], r.st.ToolCalls[min(r.open.tools, len(r.st.ToolCalls)):]
+	r.open = openFrom{len(r.st.Messages), len(r.st.ToolCalls)}
+	for _, m := range msgs {
 		if m.Streaming {
 			r.stopStreaming(c, m)
 		}
 	}
-	for _, t := range r.st.ToolCalls {
+	for _, t := range tools {
 		if t.Status != ToolRunning {
 			continue
 		}

@@ -28,7 +28,7 @@ func (r *Reducer) tallyAppend(c *Change, list *[]string, key, id string) {
 	was := r.st.RunToolCalls.empty()
 	*list = append(*list, id)
 	if was {
-		c.add("/runToolCalls", r.st.RunToolCalls.appendJSON(nil))
+		c.add("/runToolCalls", r.st.RunToolCalls.appendJSON(make([]byte, 0, 32+len(id))))
 		return
 	}
 	c.add("/runToolCalls/"+key+"/-", jsonString(id))

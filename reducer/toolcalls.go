@@ -8,6 +8,8 @@ import (
 // argsParser follows a tool call's streamed arguments incrementally, so a
 // TOOL_CALL_ARGS event costs O(delta) however long the arguments grow.
 type argsParser struct {
+	_ [0]func() // not compared: the compiler would write a == function for it (module size)
+
 	p     *partialjson.Parser
 	final bool // Args holds the exact parse; the parser is done
 
@@ -45,7 +47,8 @@ func (r *Reducer) appendToolCall(c *Change, t *ToolCall) {
 	r.st.ToolCalls = append(r.st.ToolCalls, t)
 	r.forgetTokens()
 	r.toolByID[t.ID] = t
-	c.add(toolCallPath(t), t.AppendJSON(nil))
+	// Sized for the call's members: appending to nil grows it five times.
+	c.add(toolCallPath(t), t.AppendJSON(make([]byte, 0, 256+len(t.args))))
 }
 
 // toolStart adds a running tool call and attaches it to its assistant
@@ -120,7 +123,7 @@ func (r *Reducer) attachToolCall(c *Change, m *Message, id string) {
 	path := messagePath(m)
 	if m.ToolCallIDs == nil {
 		m.ToolCallIDs = []string{id}
-		c.add(path+"/toolCallIds", appendStrings(nil, m.ToolCallIDs))
+		c.add(path+"/toolCallIds", appendStrings(make([]byte, 0, len(id)+4), m.ToolCallIDs))
 		return
 	}
 	m.ToolCallIDs = append(m.ToolCallIDs, id)
@@ -222,10 +225,44 @@ func (r *Reducer) finishArgs(c *Change, t *ToolCall) bool {
 		exact = jsontree.NewObject(0)
 	}
 	t.Args, t.parser = exact, argsParser{final: true}
-	if !jsontree.Equal(live, exact) || sameShapeDiffers(live, exact) {
+	if !sameText(live, exact) && (!jsontree.Equal(live, exact) || sameShapeDiffers(live, exact)) {
 		c.replace(toolCallPath(t)+"/args", jsonValue(exact))
 	}
 	return parseErr == nil
+}
+
+// sameText reports whether a and b are the same tree, member order and
+// number spellings included, so that their JSON texts are the same: what
+// the streamed arguments nearly always are when they end (then neither
+// text need be written to compare them). false says nothing.
+func sameText(a, b jsontree.Value) bool {
+	switch a := a.(type) {
+	case *jsontree.Object:
+		b, ok := b.(*jsontree.Object)
+		if !ok || a == nil || b == nil || a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if a.KeyAt(i) != b.KeyAt(i) || !sameText(a.ValueAt(i), b.ValueAt(i)) {
+				return false
+			}
+		}
+		return true
+	case *jsontree.Array:
+		b, ok := b.(*jsontree.Array)
+		if !ok || a == nil || b == nil || len(a.Elems) != len(b.Elems) {
+			return false
+		}
+		for i, e := range a.Elems {
+			if !sameText(e, b.Elems[i]) {
+				return false
+			}
+		}
+		return true
+	case string, jsontree.Number, bool, nil:
+		return a == b
+	}
+	return false
 }
 
 // sameShapeDiffers catches values Equal treats as equal but whose JSON text
