@@ -81,7 +81,9 @@ func (r *Reducer) applyToken(c *Change, typ EventType, id, delta []byte) {
 		// applyEvent would do is toolArgs, without metadata.
 		if t := r.tokenTool(id); t != nil {
 			r.touchTool(t)
-			r.argsDelta(c, t, string(delta))
+			// delta is the caller's: argsDelta keeps no reference to
+			// it (the op's text is a view of the call's argsText).
+			r.argsDelta(c, t, bytesString(delta))
 			return
 		}
 	}
