@@ -406,10 +406,22 @@ func (p *Parser) flush(emit func(Edit)) {
 	if p.tok != tokString || n == p.flushed {
 		return
 	}
+	from := p.flushed
+	p.flushed = n // first: OpenText, called from emit, includes this edit
 	if emit != nil {
-		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.text()[p.flushed:]})
+		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.text()[from:n]})
 	}
-	p.flushed = n
+}
+
+// OpenText returns the text of the string value being read, as the Append
+// edits so far reported it ("" when no string value is open). It is a
+// view of the parser's text, which never changes once reported: a
+// consumer that shows the open string as it grows keeps no copy of it.
+func (p *Parser) OpenText() string {
+	if p.tok != tokString {
+		return ""
+	}
+	return p.str.text()[:p.flushed]
 }
 
 // stringBytes reads string or key bytes from s[i:] up to and including the
