@@ -201,8 +201,18 @@ func (c *Change) remove(path string) {
 	c.Ops = append(c.Ops, Op{Kind: OpRemove, Path: path})
 }
 
+// appendText is on every token's path: it sets the new op's fields one by
+// one, as appending an Op value copies it whole, which while the collector
+// marks costs a bulk write barrier that reads the type's pointer map.
 func (c *Change) appendText(path, text string) {
-	c.Ops = append(c.Ops, Op{Kind: OpAppend, Path: path, Text: text})
+	n := len(c.Ops)
+	if n == cap(c.Ops) {
+		c.Ops = append(c.Ops, Op{})
+	} else {
+		c.Ops = c.Ops[:n+1]
+	}
+	op := &c.Ops[n]
+	op.Kind, op.Path, op.Value, op.Text = OpAppend, path, nil, text
 }
 
 // warn and fail are not inlined: they sit on cold paths all over the

@@ -307,7 +307,10 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 	out = append(out[:0], compactAppends, byte(len(c.Ops)))
 	for i := range c.Ops {
 		op := &c.Ops[i]
-		if op.Kind != reducer.OpAppend || hasLoneSurrogate(op.Text) {
+		// A text equal to delta (valid UTF-8, applyToken's contract)
+		// holds no lone surrogate: not scanned for one.
+		isDelta := delta != nil && op.Text == string(delta)
+		if op.Kind != reducer.OpAppend || !isDelta && hasLoneSurrogate(op.Text) {
 			return false
 		}
 		target, index, ptr, found := appendTarget(op.Path)
@@ -320,7 +323,7 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 			out = append(out, ptr...)
 		}
 		n := uint32(len(op.Text))
-		if delta != nil && op.Text == string(delta) {
+		if isDelta {
 			n = compactIsDelta
 		}
 		out = append(out, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
