@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
@@ -313,7 +314,7 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 		if op.Kind != reducer.OpAppend || !isDelta && hasLoneSurrogate(op.Text) {
 			return false
 		}
-		target, index, ptr, found := appendTarget(op.Path)
+		target, index, ptr, found := appendTargetOf(i, op.Path)
 		if !found {
 			return false
 		}
@@ -332,6 +333,39 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 		}
 	}
 	return true
+}
+
+// appendTargets remembers the targets of the appends record's first ops by
+// their path's identity: the reducer keeps the paths a stream appends to
+// (a call's argsText, the pointer of the argument string being read), so
+// the tokens of a stream hand over the same strings, and comparing their
+// address and length costs less than parsing them (in wasm, a loop of
+// calls and bounds checks per byte). A string's bytes never change: the
+// same address and length are the same path.
+var appendTargets [2]knownTarget
+
+type knownTarget struct {
+	path   string
+	target byte
+	index  uint32
+	ptr    string
+}
+
+// appendTargetOf is appendTarget of the path of the record's op i.
+func appendTargetOf(i int, path string) (target byte, index uint32, ptr string, found bool) {
+	t := &appendTargets
+	if i >= len(t) {
+		return appendTarget(path)
+	}
+	e := &t[i]
+	if len(path) == len(e.path) && unsafe.StringData(path) == unsafe.StringData(e.path) && len(path) != 0 {
+		return e.target, e.index, e.ptr, true
+	}
+	target, index, ptr, found = appendTarget(path)
+	if found {
+		e.path, e.target, e.index, e.ptr = path, target, index, ptr
+	}
+	return target, index, ptr, found
 }
 
 // appendTarget parses the path of an append the compact appends form

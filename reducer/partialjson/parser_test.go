@@ -277,3 +277,25 @@ func TestWriteAfterClose(t *testing.T) {
 		t.Errorf("Err = %v, Value = %s", p.Err(), encode(p.Value()))
 	}
 }
+
+// TestPlainRun: the word-at-a-time scan stops at the first byte that is not
+// plain ASCII, whatever it is and wherever it lies in the word.
+func TestPlainRun(t *testing.T) {
+	for n := range 20 {
+		for at := range n + 1 {
+			for c := range 256 {
+				b := []byte(strings.Repeat("a", n) + "~")
+				want := n + 1
+				if at < n {
+					b[at] = byte(c)
+					if !plainASCII[c] {
+						want = at
+					}
+				}
+				if got := plainRun(string(b)); got != want {
+					t.Fatalf("plainRun(%q) = %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}
