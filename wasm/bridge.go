@@ -314,7 +314,7 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 		if op.Kind != reducer.OpAppend || !isDelta && hasLoneSurrogate(op.Text) {
 			return false
 		}
-		target, index, ptr, found := appendTargetOf(i, op.Path)
+		target, index, ptr, found := appendTargetOf(op.Path)
 		if !found {
 			return false
 		}
@@ -335,14 +335,20 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 	return true
 }
 
-// appendTargets remembers the targets of the appends record's first ops by
+// appendTargets remembers the targets of the appends record's ops by
 // their path's identity: the reducer keeps the paths a stream appends to
 // (a call's argsText, the pointer of the argument string being read), so
 // the tokens of a stream hand over the same strings, and comparing their
 // address and length costs less than parsing them (in wasm, a loop of
 // calls and bounds checks per byte). A string's bytes never change: the
 // same address and length are the same path.
-var appendTargets [2]knownTarget
+//
+// A few: tool calls stream their arguments interleaved (each token to the
+// next call), two paths each.
+var appendTargets struct {
+	known [8]knownTarget
+	next  int // the entry the next path parsed takes
+}
 
 type knownTarget struct {
 	path   string
@@ -351,19 +357,18 @@ type knownTarget struct {
 	ptr    string
 }
 
-// appendTargetOf is appendTarget of the path of the record's op i.
-func appendTargetOf(i int, path string) (target byte, index uint32, ptr string, found bool) {
+// appendTargetOf is appendTarget, remembered.
+func appendTargetOf(path string) (target byte, index uint32, ptr string, found bool) {
 	t := &appendTargets
-	if i >= len(t) {
-		return appendTarget(path)
-	}
-	e := &t[i]
-	if len(path) == len(e.path) && unsafe.StringData(path) == unsafe.StringData(e.path) && len(path) != 0 {
-		return e.target, e.index, e.ptr, true
+	for i := range t.known {
+		if e := &t.known[i]; len(path) == len(e.path) && unsafe.StringData(path) == unsafe.StringData(e.path) && len(path) != 0 {
+			return e.target, e.index, e.ptr, true
+		}
 	}
 	target, index, ptr, found = appendTarget(path)
 	if found {
-		e.path, e.target, e.index, e.ptr = path, target, index, ptr
+		t.known[t.next] = knownTarget{path, target, index, ptr}
+		t.next = (t.next + 1) % len(t.known)
 	}
 	return target, index, ptr, found
 }
