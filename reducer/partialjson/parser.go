@@ -1,10 +1,8 @@
 package partialjson
 
 import (
-	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/agui-reducer/agui/reducer/jsontree"
 )
@@ -441,7 +439,10 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 		}
 		// Printable ASCII, the bulk of a string, is written as it is: one
 		// scan, unless a character or surrogate is pending.
-		j := i + plainRun(s[i:])
+		j := i
+		for j < len(s) && plainASCII[s[j]] {
+			j++
+		}
 		if j > i && d.high == 0 && d.npart == 0 {
 			d.buf = append(d.buf, s[i:j]...)
 			i = j
@@ -472,6 +473,15 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 			}
 			return i + 1
 		case '\\':
+			// A one-character escape whole in s, with nothing pending,
+			// is its byte (what startEscape then escapeByte make of it).
+			if i+1 < len(s) && d.high == 0 && d.npart == 0 {
+				if c := simpleEscapes[s[i+1]]; c != 0 {
+					d.buf = append(d.buf, c)
+					i += 2
+					continue
+				}
+			}
 			d.startEscape()
 		default:
 			p.fail(s, i, "in string literal")
@@ -492,26 +502,9 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
-// plainRun returns how many bytes at the start of s are plain ASCII
-// (plainASCII): eight at a time while it can, as one load tested for a byte
-// that is not (each term is exact for "some byte is": no false alarms), then
-// one at a time.
-func plainRun(s string) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
-	j := 0
-	for ; j+8 <= len(b); j += 8 {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		if (x|(x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
-			break
-		}
-	}
-	for j < len(b) && plainASCII[b[j]] {
-		j++
-	}
-	return j
-}
+// simpleEscapes maps the character after a backslash to the byte the
+// escape stands for, for the one-character escapes (0: another).
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // numberBytes reads number bytes from s[i:]. A byte that ends the number
 // is left for the grammar.

@@ -278,24 +278,13 @@ func TestWriteAfterClose(t *testing.T) {
 	}
 }
 
-// TestPlainRun: the word-at-a-time scan stops at the first byte that is not
-// plain ASCII, whatever it is and wherever it lies in the word.
-func TestPlainRun(t *testing.T) {
-	for n := range 20 {
-		for at := range n + 1 {
-			for c := range 256 {
-				b := []byte(strings.Repeat("a", n) + "~")
-				want := n + 1
-				if at < n {
-					b[at] = byte(c)
-					if !plainASCII[c] {
-						want = at
-					}
-				}
-				if got := plainRun(string(b)); got != want {
-					t.Fatalf("plainRun(%q) = %d, want %d", b, got, want)
-				}
-			}
+// TestPlainASCII: the table of the bytes a string's scan copies as they
+// are is printable ASCII but the quote and the backslash.
+func TestPlainASCII(t *testing.T) {
+	for c := range 256 {
+		want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+		if plainASCII[c] != want {
+			t.Errorf("plainASCII[%#x] = %v, want %v", c, plainASCII[c], want)
 		}
 	}
 }
