@@ -201,10 +201,16 @@ func (c *Change) remove(path string) {
 	c.Ops = append(c.Ops, Op{Kind: OpRemove, Path: path})
 }
 
-// appendText is on every token's path: it sets the new op's fields one by
-// one, as appending an Op value copies it whole, which while the collector
-// marks costs a bulk write barrier that reads the type's pointer map.
 func (c *Change) appendText(path, text string) {
+	c.Ops = append(c.Ops, Op{Kind: OpAppend, Path: path, Text: text})
+}
+
+// appendToken is appendText on a token's path: it sets the new op's
+// fields one by one, as appending an Op value copies it whole, which while
+// the collector marks costs a bulk write barrier that reads the type's
+// pointer map. (Not appendText itself: inlined at every handler, the
+// module would carry its longer body at each.)
+func (c *Change) appendToken(path, text string) {
 	n := len(c.Ops)
 	if n == cap(c.Ops) {
 		c.Ops = append(c.Ops, Op{})

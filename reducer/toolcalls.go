@@ -153,7 +153,7 @@ func (r *Reducer) argsDelta(c *Change, t *ToolCall, delta string) bool {
 	}
 	n := len(t.args)
 	t.args = appendJS(t.args, delta)
-	c.appendText(argsTextPath(t), argsTail(t.args, n, delta))
+	c.appendToken(argsTextPath(t), argsTail(t.args, n, delta))
 	if !t.parser.final && t.parser.p != nil {
 		t.parser.p.Write(delta, func(e partialjson.Edit) {
 			r.argsEdit(c, t, e)
@@ -183,7 +183,7 @@ func (r *Reducer) argsEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 	path := t.parser.pointer(argsPath(t), e.Path)
 	switch e.Op {
 	case partialjson.Append:
-		c.appendText(path, e.Text)
+		c.appendToken(path, e.Text)
 	case partialjson.Replace:
 		c.replace(path, jsonValue(e.Value))
 	case partialjson.End:
