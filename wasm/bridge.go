@@ -355,6 +355,7 @@ type knownTarget struct {
 	target byte
 	index  uint32
 	ptr    string
+	_      [0]func() // not comparable: no equality function in the module
 }
 
 // appendTargetOf is appendTarget, remembered.
@@ -367,7 +368,7 @@ func appendTargetOf(path string) (target byte, index uint32, ptr string, found b
 	}
 	target, index, ptr, found = appendTarget(path)
 	if found {
-		t.known[t.next] = knownTarget{path, target, index, ptr}
+		t.known[t.next] = knownTarget{path: path, target: target, index: index, ptr: ptr}
 		t.next = (t.next + 1) % len(t.known)
 	}
 	return target, index, ptr, found

@@ -277,14 +277,3 @@ func TestWriteAfterClose(t *testing.T) {
 		t.Errorf("Err = %v, Value = %s", p.Err(), encode(p.Value()))
 	}
 }
-
-// TestPlainASCII: the table of the bytes a string's scan copies as they
-// are is printable ASCII but the quote and the backslash.
-func TestPlainASCII(t *testing.T) {
-	for c := range 256 {
-		want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
-		if plainASCII[c] != want {
-			t.Errorf("plainASCII[%#x] = %v, want %v", c, plainASCII[c], want)
-		}
-	}
-}
