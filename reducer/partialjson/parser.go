@@ -164,7 +164,10 @@ func (p *Parser) Close(emit func(Edit)) {
 	}
 }
 
-// fail records a syntax error at byte i of the current write.
+// fail records a syntax error at byte i of the current write. Not
+// inlined: it is the cold path of every check in the grammar.
+//
+//go:noinline
 func (p *Parser) fail(s string, i int, context string) {
 	p.err = &SyntaxError{Msg: "invalid character " + quoteChar(s[i]) + " " + context, Offset: p.off + int64(i)}
 }
