@@ -344,9 +344,9 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 // same address and length are the same path.
 //
 // A few: tool calls stream their arguments interleaved (each token to the
-// next call), two paths each.
+// next call), two paths each (three when validated).
 var appendTargets struct {
-	known [8]knownTarget
+	known [12]knownTarget
 	next  int // the entry the next path parsed takes
 }
 
@@ -355,6 +355,7 @@ type knownTarget struct {
 	target byte
 	index  uint32
 	ptr    string
+	found  bool
 	_      [0]func() // not comparable: no equality function in the module
 }
 
@@ -363,14 +364,14 @@ func appendTargetOf(path string) (target byte, index uint32, ptr string, found b
 	t := &appendTargets
 	for i := range t.known {
 		if e := &t.known[i]; len(path) == len(e.path) && unsafe.StringData(path) == unsafe.StringData(e.path) && len(path) != 0 {
-			return e.target, e.index, e.ptr, true
+			return e.target, e.index, e.ptr, e.found
 		}
 	}
 	target, index, ptr, found = appendTarget(path)
-	if found {
-		t.known[t.next] = knownTarget{path: path, target: target, index: index, ptr: ptr}
-		t.next = (t.next + 1) % len(t.known)
-	}
+	// A path the form cannot carry is remembered too: a validated call's
+	// token also appends to its safe arguments, every time.
+	t.known[t.next] = knownTarget{path: path, target: target, index: index, ptr: ptr, found: found}
+	t.next = (t.next + 1) % len(t.known)
 	return target, index, ptr, found
 }
 
