@@ -344,9 +344,9 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 // same address and length are the same path.
 //
 // A few: tool calls stream their arguments interleaved (each token to the
-// next call), two paths each (three when validated).
+// next call), two paths each (three when it is validated).
 var appendTargets struct {
-	known [12]knownTarget
+	known [16]knownTarget
 	next  int // the entry the next path parsed takes
 }
 
