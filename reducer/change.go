@@ -77,14 +77,26 @@ func (c *Change) Reset() {
 	// Only what is set: a reused Change is reset once per event, and
 	// clearing an empty list still calls the runtime.
 	if len(c.Ops) != 0 {
-		clear(c.Ops)
-		c.Ops = c.Ops[:0]
+		c.clearOps()
 	}
 	if len(c.Events) != 0 {
 		clear(c.Events)
 		c.Events = c.Events[:0]
 	}
 	c.Diagnostics = c.Diagnostics[:0]
+}
+
+// clearOps empties c.Ops field by field: clear() of a slice of pointerful
+// values takes, while the collector marks, a bulk write barrier that walks
+// the type's pointer map (every tool-argument token of a long stream).
+//
+//go:noinline
+func (c *Change) clearOps() {
+	for i := range c.Ops {
+		op := &c.Ops[i]
+		op.Text, op.Value, op.Path = "", nil, ""
+	}
+	c.Ops = c.Ops[:0]
 }
 
 // Empty reports whether the change did nothing at all.
