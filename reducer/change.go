@@ -77,14 +77,26 @@ func (c *Change) Reset() {
 	// Only what is set: a reused Change is reset once per event, and
 	// clearing an empty list still calls the runtime.
 	if len(c.Ops) != 0 {
-		clear(c.Ops)
-		c.Ops = c.Ops[:0]
+		c.clearOps()
 	}
 	if len(c.Events) != 0 {
 		clear(c.Events)
 		c.Events = c.Events[:0]
 	}
 	c.Diagnostics = c.Diagnostics[:0]
+}
+
+// clearOps empties c.Ops field by field: clear() of a slice of pointerful
+// values takes, while the collector marks, a bulk write barrier that walks
+// the type's pointer map (every tool-argument token of a long stream).
+//
+//go:noinline
+func (c *Change) clearOps() {
+	for i := range c.Ops {
+		op := &c.Ops[i]
+		op.Text, op.Value, op.Path = "", nil, ""
+	}
+	c.Ops = c.Ops[:0]
 }
 
 // Empty reports whether the change did nothing at all.
@@ -203,6 +215,22 @@ func (c *Change) remove(path string) {
 
 func (c *Change) appendText(path, text string) {
 	c.Ops = append(c.Ops, Op{Kind: OpAppend, Path: path, Text: text})
+}
+
+// appendToken is appendText on a token's path: it sets the new op's
+// fields one by one, as appending an Op value copies it whole, which while
+// the collector marks costs a bulk write barrier that reads the type's
+// pointer map. (Not appendText itself: inlined at every handler, the
+// module would carry its longer body at each.)
+func (c *Change) appendToken(path, text string) {
+	n := len(c.Ops)
+	if n == cap(c.Ops) {
+		c.Ops = append(c.Ops, Op{})
+	} else {
+		c.Ops = c.Ops[:n+1]
+	}
+	op := &c.Ops[n]
+	op.Kind, op.Path, op.Value, op.Text = OpAppend, path, nil, text
 }
 
 // warn and fail are not inlined: they sit on cold paths all over the

@@ -114,6 +114,7 @@ func TestFoldToken(t *testing.T) {
 			act(func(r *Reducer, _ *[]byte) { r.Reset() }), args("t2", "x"), args("t1", "x"), runStarted,
 			ev(`{"type":"TOOL_CALL_START","toolCallId":"t1","toolCallName":"f"}`), args("t1", `[1`),
 		}},
+		{"interleaved tool calls", interleavedCalls()},
 		{"chunk stream", []foldStep{
 			runStarted, ev(`{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","role":"assistant","delta":"a"}`),
 			text("m", "b"), text("m", "c"), ev(`{"type":"TEXT_MESSAGE_END","messageId":"m"}`), text("m", "d"),
@@ -217,4 +218,34 @@ func TestFoldTokenAllocs(t *testing.T) {
 		}
 	})
 	require.Zero(t, allocs)
+}
+
+// interleavedCalls: six calls (more than the token targets keep) stream
+// their arguments a token each in turn, with escapes split across tokens,
+// while a snapshot drops two of them and restarts one, a restore goes back
+// and the state is reset.
+func interleavedCalls() []foldStep {
+	steps := []foldStep{runStarted, startM}
+	for c := range 6 {
+		steps = append(steps, ev(`{"type":"TOOL_CALL_START","toolCallId":"c`+strconv.Itoa(c)+`","toolCallName":"f","parentMessageId":"m"}`))
+	}
+	pieces := []string{`{"a":"x`, `\n`, `y\`, `"z`, `",`, `"b":[1`, `,{"c":`, `true}`, `],"d":"`, `é\u00e9`, `"}`}
+	for i, d := range pieces {
+		for c := range 6 {
+			steps = append(steps, args("c"+strconv.Itoa(c), d))
+		}
+		switch i {
+		case 3:
+			steps = append(steps, save, ev(`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"m","role":"assistant","content":"","toolCalls":[`+
+				`{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":\"x"}},`+
+				`{"id":"c3","type":"function","function":{"name":"f","arguments":""}},`+
+				`{"id":"c4","type":"function","function":{"name":"f","arguments":"{\"a\":\"x\\n"}}]}]}`))
+		case 6:
+			steps = append(steps, restore)
+		case 9:
+			steps = append(steps, act(func(r *Reducer, _ *[]byte) { r.Reset() }), runStarted, startM,
+				ev(`{"type":"TOOL_CALL_START","toolCallId":"c5","toolCallName":"f","parentMessageId":"m"}`))
+		}
+	}
+	return steps
 }

@@ -94,3 +94,27 @@ func TestAppendJS(t *testing.T) {
 		assert.Equal(t, tc.want, string(appendJS([]byte(tc.a), tc.b)))
 	}
 }
+
+// TestArgsOpTextKept: the text of an argsText append is a view of the
+// call's argument text, which a split surrogate pair's low half rewrites
+// in place; every change keeps the text it was given, whatever follows.
+func TestArgsOpTextKept(t *testing.T) {
+	r := New(Options{})
+	for _, e := range splitPairEvents[:11] {
+		r.Apply([]byte(e))
+	}
+	deltas := []string{`{\"a\":\"x`, `\ud83c`, `\udf89 y`, `z\ud83d`, `\ude00`, `\ud83c`, `\udf89\"}`}
+	var changes []*Change
+	var want []string
+	for _, d := range deltas {
+		c := r.Apply([]byte(`{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"` + d + `"}`))
+		require.Equal(t, "/toolCalls/0/argsText", c.Ops[0].Path)
+		changes = append(changes, c)
+		want = append(want, strings.Clone(c.Ops[0].Text))
+	}
+	for i, c := range changes {
+		assert.Equal(t, want[i], c.Ops[0].Text, "change %d", i)
+	}
+	assert.Equal(t, "\xed\xa0\xbc", want[1])
+	assert.Contains(t, string(r.Snapshot()), `"argsText":"{\"a\":\"x🎉 yz😀🎉\"}"`)
+}

@@ -81,7 +81,9 @@ func (r *Reducer) applyToken(c *Change, typ EventType, id, delta []byte) {
 		// applyEvent would do is toolArgs, without metadata.
 		if t := r.tokenTool(id); t != nil {
 			r.touchTool(t)
-			r.argsDelta(c, t, string(delta))
+			// delta is the caller's: argsDelta keeps no reference to
+			// it (the op's text is a view of the call's argsText).
+			r.argsDelta(c, t, bytesString(delta))
 			return
 		}
 	}
@@ -109,19 +111,25 @@ func (r *Reducer) applyToken(c *Change, typ EventType, id, delta []byte) {
 // it (in wasm, in Go code). The entries are forgotten (forgetTokens)
 // wherever msgByID or toolByID change, and an entry is used only while its
 // entity is still in the state at its position.
+//
+// Tool calls stream their arguments interleaved (parallel calls, each
+// token to the next): the targets keep the last few calls.
 type tokenTargets struct {
-	msgID  []byte
-	msg    *Message
-	toolID []byte
-	tool   *ToolCall
+	msgID   []byte
+	msg     *Message
+	toolIDs [tokenTools][]byte
+	tools   [tokenTools]*ToolCall
+	next    int // the entry of tools the next call found takes
 }
+
+const tokenTools = 4
 
 // forgetTokens forgets the token targets: every function that writes to
 // msgByID or toolByID (or replaces them) calls it. Not inlined: it is on
 // no hot path, and the module would carry a copy at each of them.
 //
 //go:noinline
-func (r *Reducer) forgetTokens() { r.tok.msg, r.tok.tool = nil, nil }
+func (r *Reducer) forgetTokens() { r.tok.msg, r.tok.tools = nil, [tokenTools]*ToolCall{} }
 
 // tokenMessage is msgByID[string(id)], remembered for the next token.
 func (r *Reducer) tokenMessage(id []byte) *Message {
@@ -145,8 +153,10 @@ func (r *Reducer) findTokenMessage(id []byte) *Message {
 
 // tokenTool is toolByID[string(id)], remembered for the next token.
 func (r *Reducer) tokenTool(id []byte) *ToolCall {
-	if t := r.tok.tool; t != nil && string(id) == string(r.tok.toolID) && t.pos < len(r.st.ToolCalls) && r.st.ToolCalls[t.pos] == t {
-		return t
+	for i := range r.tok.tools {
+		if t := r.tok.tools[i]; t != nil && string(id) == string(r.tok.toolIDs[i]) && t.pos < len(r.st.ToolCalls) && r.st.ToolCalls[t.pos] == t {
+			return t
+		}
 	}
 	return r.findTokenTool(id)
 }
@@ -157,7 +167,9 @@ func (r *Reducer) tokenTool(id []byte) *ToolCall {
 func (r *Reducer) findTokenTool(id []byte) *ToolCall {
 	t := r.toolByID[string(id)]
 	if t != nil {
-		r.tok.toolID, r.tok.tool = append(r.tok.toolID[:0], id...), t
+		i := r.tok.next
+		r.tok.next = (i + 1) % tokenTools
+		r.tok.toolIDs[i], r.tok.tools[i] = append(r.tok.toolIDs[i][:0], id...), t
 	}
 	return t
 }

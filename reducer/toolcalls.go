@@ -1,6 +1,8 @@
 package reducer
 
 import (
+	"strings"
+
 	"github.com/agui-reducer/agui/reducer/jsontree"
 	"github.com/agui-reducer/agui/reducer/partialjson"
 )
@@ -152,8 +154,9 @@ func (r *Reducer) argsDelta(c *Change, t *ToolCall, delta string) bool {
 	if delta == "" {
 		return true
 	}
+	n := len(t.args)
 	t.args = appendJS(t.args, delta)
-	c.appendText(argsTextPath(t), delta)
+	c.appendToken(argsTextPath(t), argsTail(t.args, n, delta))
 	if !t.parser.final && t.parser.p != nil {
 		t.parser.p.Write(delta, func(e partialjson.Edit) {
 			r.argsEdit(c, t, e)
@@ -162,12 +165,28 @@ func (r *Reducer) argsDelta(c *Change, t *ToolCall, delta string) bool {
 	return true
 }
 
+// argsTail is the text of the op that appends delta to t.args (args after
+// appendJS, n its length before): a view of args's new bytes, so that
+// delta (a token's, held by the caller) needs no copy. Bytes of args are
+// only ever appended to, except for a high surrogate at its end, which
+// appendJS rewrites in place when the low half follows: the text is a
+// copy when appendJS joined a pair (the op carries delta as given) or
+// when args ends with a high surrogate or the start of one.
+func argsTail(args []byte, n int, delta string) string {
+	k := len(args)
+	if k != n+len(delta) || k >= 1 && args[k-1] == 0xED ||
+		k >= 2 && args[k-2] == 0xED && args[k-1]&0xF0 == 0xA0 || endsHighSurrogate(args) {
+		return strings.Clone(delta)
+	}
+	return bytesString(args[n:])
+}
+
 // argsEdit turns one parser edit into a change op on t's args.
 func (r *Reducer) argsEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 	path := t.parser.pointer(argsPath(t), e.Path)
 	switch e.Op {
 	case partialjson.Append:
-		c.appendText(path, e.Text)
+		c.appendToken(path, e.Text)
 	case partialjson.Replace:
 		c.replace(path, jsonValue(e.Value))
 	case partialjson.End:

@@ -43,10 +43,13 @@ type argsCheck struct {
 	// before it started.
 	key    string
 	before int
-	root   bool   // the root value is an object
-	free   bool   // the member is a string that streams into the safe arguments
-	text   []byte // its text so far
-	_      [0]func()
+	root   bool // the root value is an object
+	free   bool // the member is a string that streams into the safe arguments
+	// A free member's name (the key unescaped) and the pointer of its
+	// safe argument (base: the call's path it was built on), built once
+	// for all its deltas.
+	name, base, ptr string
+	_               [0]func()
 }
 
 // SetTools makes tools (an AG-UI Tool[]: {name, description, parameters})
@@ -130,9 +133,9 @@ func (r *Reducer) checkEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 		switch e.Value.(type) {
 		case string:
 			if member && added == 0 && ck.stream.OpenFree() {
-				ck.free, ck.text = true, nil
-				o.Set(unescapeToken(ck.key), "")
-				c.add(toolCallPath(t)+"/safeArgs/"+ck.key, []byte(`""`))
+				ck.free, ck.name = true, unescapeToken(ck.key)
+				o.Set(ck.name, "")
+				c.add(ck.safePointer(t), []byte(`""`))
 			}
 			ck.depth++
 		case *jsontree.Object, *jsontree.Array:
@@ -144,22 +147,29 @@ func (r *Reducer) checkEdit(c *Change, t *ToolCall, e partialjson.Edit) {
 		}
 	case partialjson.Append:
 		if ck.free {
-			ck.text = append(ck.text, e.Text...)
-			// A view of the text: it is only ever appended to.
-			o.Set(unescapeToken(ck.key), bytesString(ck.text))
-			c.appendText(toolCallPath(t)+"/safeArgs/"+ck.key, e.Text)
+			// The parser's view of the string's text (no copy).
+			o.Set(ck.name, t.parser.p.OpenText())
+			c.appendText(ck.safePointer(t), e.Text)
 		}
 	case partialjson.End:
 		ck.depth--
 		if ck.depth == 1 && ck.root && o != nil {
 			if ck.free {
 				ck.free = false
-				o.Set(unescapeToken(ck.key), e.Value) // the same text, complete
+				o.Set(ck.name, e.Value) // the same text, complete
 			} else {
 				r.safeMember(c, t, o, e.Value)
 			}
 		}
 	}
+}
+
+// safePointer is the pointer of the free member's safe argument.
+func (ck *argsCheck) safePointer(t *ToolCall) string {
+	if base := toolCallPath(t); base != ck.base || ck.ptr == "" {
+		ck.base, ck.ptr = base, base+"/safeArgs/"+ck.key
+	}
+	return ck.ptr
 }
 
 //go:noinline

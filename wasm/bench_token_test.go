@@ -33,11 +33,18 @@ func tokenStream(args bool, n int) (start []string, id string, deltas []string) 
 	return start, id, deltas
 }
 
+// writeFileTools gives create the write_file tool's parameters schema.
+const writeFileTools = `,"tools":[{"name":"write_file","parameters":{"type":"object",` +
+	`"properties":{"path":{"type":"string","minLength":1},"content":{"type":"string"}},` +
+	`"required":["path","content"],"additionalProperties":false}}]`
+
 // BenchmarkBridgeToken: one streamed token through applyToken, as the
 // drop-in agent folds it: a text token (TEXT_MESSAGE_CONTENT), a
 // text token to a message with a UUID for id, a
 // tool-argument token (TOOL_CALL_ARGS of a write_file call's JSON
-// arguments, whose record also carries the parsed argument's append), and
+// arguments, whose record also carries the parsed argument's append), the
+// same with the tool's parameters schema given (the arguments validated
+// as they stream: the record also carries the safe arguments' append), and
 // tool-argument tokens of three such calls streaming at once with
 // provider-style ids (each token switches calls, as in bench/agent.mjs's
 // large-arguments scenario). ns/token is the cost of one, record
@@ -49,7 +56,10 @@ func BenchmarkBridgeToken(b *testing.B) {
 		code  int32
 		calls int
 		id    string
-	}{{"text", false, 1, 1, ""}, {"text-uuid", false, 1, 1, "0b9f3c2e-8d41-4e7a-a5c6-2f1d9e7b4a03"}, {"args", true, 3, 1, ""}, {"args-interleaved", true, 3, 3, ""}} {
+		opts  string
+	}{{"text", false, 1, 1, "", ""}, {"text-uuid", false, 1, 1, "0b9f3c2e-8d41-4e7a-a5c6-2f1d9e7b4a03", ""},
+		{"args", true, 3, 1, "", ""}, {"args-interleaved", true, 3, 3, "", ""},
+		{"args-validated", true, 3, 1, "", writeFileTools}} {
 		b.Run(kind.name, func(b *testing.B) {
 			start, id, deltas := tokenStream(kind.args, 5000)
 			if kind.id != "" {
@@ -69,7 +79,7 @@ func BenchmarkBridgeToken(b *testing.B) {
 			b.ReportAllocs()
 			tokens := 0
 			for b.Loop() {
-				h := create([]byte(`{"dialect":"agui"}`))
+				h := create([]byte(`{"dialect":"agui"` + kind.opts + `}`))
 				for _, ev := range start {
 					apply(h, nil, []byte(ev))
 				}

@@ -30,6 +30,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agui-reducer/agui/dialect"
 	"github.com/agui-reducer/agui/reducer"
@@ -307,10 +308,13 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 	out = append(out[:0], compactAppends, byte(len(c.Ops)))
 	for i := range c.Ops {
 		op := &c.Ops[i]
-		if op.Kind != reducer.OpAppend || hasLoneSurrogate(op.Text) {
+		// A text equal to delta (valid UTF-8, applyToken's contract)
+		// holds no lone surrogate: not scanned for one.
+		isDelta := delta != nil && op.Text == string(delta)
+		if op.Kind != reducer.OpAppend || !isDelta && hasLoneSurrogate(op.Text) {
 			return false
 		}
-		target, index, ptr, found := appendTarget(op.Path)
+		target, index, ptr, found := appendTargetOf(op.Path)
 		if !found {
 			return false
 		}
@@ -320,7 +324,7 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 			out = append(out, ptr...)
 		}
 		n := uint32(len(op.Text))
-		if delta != nil && op.Text == string(delta) {
+		if isDelta {
 			n = compactIsDelta
 		}
 		out = append(out, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
@@ -329,6 +333,46 @@ func appendsRecord(c *reducer.Change, delta []byte) bool {
 		}
 	}
 	return true
+}
+
+// appendTargets remembers the targets of the appends record's ops by
+// their path's identity: the reducer keeps the paths a stream appends to
+// (a call's argsText, the pointer of the argument string being read), so
+// the tokens of a stream hand over the same strings, and comparing their
+// address and length costs less than parsing them (in wasm, a loop of
+// calls and bounds checks per byte). A string's bytes never change: the
+// same address and length are the same path.
+//
+// A few: tool calls stream their arguments interleaved (each token to the
+// next call), two paths each (three when it is validated).
+var appendTargets struct {
+	known [16]knownTarget
+	next  int // the entry the next path parsed takes
+}
+
+type knownTarget struct {
+	path   string
+	target byte
+	index  uint32
+	ptr    string
+	found  bool
+	_      [0]func() // not comparable: no equality function in the module
+}
+
+// appendTargetOf is appendTarget, remembered.
+func appendTargetOf(path string) (target byte, index uint32, ptr string, found bool) {
+	t := &appendTargets
+	for i := range t.known {
+		if e := &t.known[i]; len(path) == len(e.path) && unsafe.StringData(path) == unsafe.StringData(e.path) && len(path) != 0 {
+			return e.target, e.index, e.ptr, e.found
+		}
+	}
+	target, index, ptr, found = appendTarget(path)
+	// A path the form cannot carry is remembered too: a validated call's
+	// token also appends to its safe arguments, every time.
+	t.known[t.next] = knownTarget{path: path, target: target, index: index, ptr: ptr, found: found}
+	t.next = (t.next + 1) % len(t.known)
+	return target, index, ptr, found
 }
 
 // appendTarget parses the path of an append the compact appends form

@@ -84,3 +84,28 @@ func BenchmarkNaiveReparse5KB16B(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(doc)), "ns/byte")
 }
+
+// BenchmarkLongString20B: a write_file call's arguments, a 100 KB string of
+// prose with newlines and quotes (escaped), written in 20-byte deltas, as
+// tool-argument tokens stream it: the cost of reading a string's bytes.
+func BenchmarkLongString20B(b *testing.B) {
+	words := strings.Fields(`the a of to and in is it that for on with as "quoted" value result error file path`)
+	var text strings.Builder
+	for i := 0; text.Len() < 100_000; i++ {
+		if i%9 == 8 {
+			text.WriteString("\n")
+		}
+		text.WriteString(words[i*7919%len(words)] + " ")
+	}
+	raw, _ := json.Marshal(map[string]string{"content": text.String()})
+	doc := string(raw)
+	b.SetBytes(int64(len(doc)))
+	emit := func(Edit) {}
+	for b.Loop() {
+		p := New(Options{JSText: true, Ends: true})
+		for i := 0; i < len(doc); i += 20 {
+			p.Write(doc[i:min(i+20, len(doc))], emit)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(doc)), "ns/byte")
+}

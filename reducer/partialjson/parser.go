@@ -164,7 +164,10 @@ func (p *Parser) Close(emit func(Edit)) {
 	}
 }
 
-// fail records a syntax error at byte i of the current write.
+// fail records a syntax error at byte i of the current write. Not
+// inlined: it is the cold path of every check in the grammar.
+//
+//go:noinline
 func (p *Parser) fail(s string, i int, context string) {
 	p.err = &SyntaxError{Msg: "invalid character " + quoteChar(s[i]) + " " + context, Offset: p.off + int64(i)}
 }
@@ -406,10 +409,22 @@ func (p *Parser) flush(emit func(Edit)) {
 	if p.tok != tokString || n == p.flushed {
 		return
 	}
+	from := p.flushed
+	p.flushed = n // first: OpenText, called from emit, includes this edit
 	if emit != nil {
-		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.text()[p.flushed:]})
+		emit(Edit{Op: Append, Path: p.strPath, Text: p.str.text()[from:n]})
 	}
-	p.flushed = n
+}
+
+// OpenText returns the text of the string value being read, as the Append
+// edits so far reported it ("" when no string value is open). It is a
+// view of the parser's text, which never changes once reported: a
+// consumer that shows the open string as it grows keeps no copy of it.
+func (p *Parser) OpenText() string {
+	if p.tok != tokString {
+		return ""
+	}
+	return p.str.text()[:p.flushed]
 }
 
 // stringBytes reads string or key bytes from s[i:] up to and including the
@@ -461,6 +476,15 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 			}
 			return i + 1
 		case '\\':
+			// A one-character escape whole in s, with nothing pending,
+			// is its byte (what startEscape then escapeByte make of it).
+			if i+1 < len(s) && d.high == 0 && d.npart == 0 {
+				if c := simpleEscapes[s[i+1]]; c != 0 {
+					d.buf = append(d.buf, c)
+					i += 2
+					continue
+				}
+			}
 			d.startEscape()
 		default:
 			p.fail(s, i, "in string literal")
@@ -470,6 +494,10 @@ func (p *Parser) stringBytes(s string, i int, emit func(Edit)) int {
 	}
 	return i
 }
+
+// simpleEscapes maps the character after a backslash to the byte the
+// escape stands for, for the one-character escapes (0: another).
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // numberBytes reads number bytes from s[i:]. A byte that ends the number
 // is left for the grammar.

@@ -106,7 +106,10 @@ func appendSurrogate(b []byte, r rune) []byte {
 }
 
 // flushHigh emits a pending high surrogate that met no low half: lone in
-// JavaScript text, else U+FFFD as encoding/json decodes it.
+// JavaScript text, else U+FFFD as encoding/json decodes it. (Rare: not
+// inlined.)
+//
+//go:noinline
 func (d *strDecoder) flushHigh() {
 	if d.js {
 		d.buf = appendSurrogate(d.buf, d.high)

@@ -46,7 +46,10 @@ func (p *Parser) Value() (jsontree.Value, bool) {
 }
 
 // shallowCopy returns an empty container of v's size for a container, the
-// text so far for the open string, and v itself otherwise.
+// text so far for the open string, and v itself otherwise. (Not inlined:
+// Value would carry two copies of it, for no gain worth the module's size.)
+//
+//go:noinline
 func (p *Parser) shallowCopy(v jsontree.Value) jsontree.Value {
 	switch v := v.(type) {
 	case *jsontree.Object:
