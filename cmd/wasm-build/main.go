@@ -1,9 +1,12 @@
 // Command wasm-build builds the WebAssembly reducer for the web module
 // (make wasm):
 //
-//   - GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm into
-//     web/dist/agui.wasm, its file and line tables cleared (lines.go; -lines
-//     keeps them, for stack traces with file:line while debugging);
+//   - GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w -buildid=' ./wasm
+//     into web/dist/agui.wasm, its file and line tables cleared (lines.go;
+//     -lines keeps them, for stack traces with file:line while debugging).
+//     No build ID: the same source builds the same bytes, and the module's
+//     compressed size moves with its code only (a build ID, which changes
+//     with any edit, moved the brotli size by up to ~700 bytes);
 //   - wraps wasm_exec.js from the same Go toolchain (its import object
 //     changes between Go versions) into an ES module, web/dist/wasm_exec.js,
 //     that exports the Go class and the toolchain's version: bundlers then
@@ -59,7 +62,7 @@ func build(outDir, pkg string, quality int, lines bool, budget int64) error {
 	wasmPath := filepath.Join(outDir, "agui.wasm")
 	tmpPath := wasmPath + ".tmp"
 	start := time.Now()
-	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w", "-o", tmpPath, pkg)
+	cmd := exec.Command(goCmd, "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", tmpPath, pkg)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
