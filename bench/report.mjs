@@ -13,6 +13,11 @@ export function table(res, title) {
     const est = r.official.totalEstimated ? ' (est.)' : '';
     lines.push(`| ${r.turns} | ${r.events} | ${f(r.official.perEventUs)} | ${f(r.ours.perEventUs, 2)} | ${f(r.ratio)}× | ${f(r.official.totalMs, 0)}${est} | ${f(r.ours.totalMs, 1)} | ${f(r.totalRatio)}× | ${f(r.oursEvent.perEventUs, 2)} | ${f(r.ratioEvent)}× |`);
   }
+  const gcRows = res.lengths.filter((r) => r.totalOwnGcRatio != null);
+  if (gcRows.length) {
+    lines.push('');
+    lines.push(`whole folds with a full collection after each (ours / official ms, ratio), and less a collection with no fold's garbage (the fold's own garbage collected): ${gcRows.map((r) => `${r.turns} turns ${f(r.ours.totalGcMs, 1)} / ${f(r.official.totalGcMs, 0)} ms, ${f(r.totalGcRatio)}×; own ${f(r.ours.totalGcMs - r.ours.gcIdleMs, 1)} / ${f(r.official.totalGcMs - r.official.gcIdleMs, 0)} ms, ${f(r.totalOwnGcRatio)}×`).join('; ')}`);
+  }
   if (res.flatBest != null) {
     lines.push('');
     lines.push(`flat, on the best window of each length instead of the median: 400 turns / 5 turns = ${f(res.flatBest, 2)}×`);
@@ -30,7 +35,7 @@ export function table(res, title) {
   lines.push(`loadReducer() → ready: first ${f(res.load.firstMs)} ms, best ${f(res.load.bestMs)} ms`);
   const m = res.memory;
   const mib = (b) => (b / 2 ** 20).toFixed(1);
-  lines.push(`wasm memory: ${mib(m.start)} MiB at start, ${mib(m.after400)} MiB after ${m.turns400} turns; ${m.conversations}×${m.turns} turns with reset(): ${m.afterEach.map(mib).join(' ')} MiB (${m.plateau ? 'plateau' : 'GROWS'})`);
+  lines.push(`wasm memory: ${mib(m.start)} MiB at start, ${mib(m.after400)} MiB after ${m.turns400} turns; ${m.conversations}×${m.turns} turns with reset(): ${m.afterEach.map(mib).join(' ')} MiB (${m.plateau === null ? 'too few to judge' : m.plateau ? 'plateau' : 'GROWS'})`);
   lines.push('');
   for (const b of res.bars) lines.push(`${b.met ? 'MET   ' : 'MISSED'} ${b.bar}: ${f(b.value, 2)}`);
   return lines.join('\n');
