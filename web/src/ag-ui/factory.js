@@ -207,8 +207,20 @@ function gate(bound) {
     if (coldRuns === 0 || left(bound) === 0) return value;
     return new Promise((resolve) => {
       waiting.push([() => resolve(value), bound]);
-      // Under Node the timer keeps no process alive on its own.
-      setTimeout(() => wake(true), left(bound) + 1)?.unref?.();
+      armBound(bound);
     });
   };
+}
+
+/**
+ * A timer that wakes the waiters once bound ms have passed since the
+ * import. Node may run a timer a little before that by the clock left()
+ * reads (libuv times it from its loop's cached time, stale after a long
+ * synchronous stretch such as a cold run's read): one that finds the bound
+ * not yet passed arms itself again. Woken early, a waiter would wait for
+ * a moment with no cold run, which runs back to back never give.
+ */
+function armBound(bound) {
+  // Under Node the timer keeps no process alive on its own.
+  setTimeout(() => (left(bound) > 0 ? armBound(bound) : wake(true)), left(bound) + 1)?.unref?.();
 }
