@@ -216,8 +216,6 @@ func (r *Reducer) closeOpen(c *Change, failed bool) {
 		if failed {
 			// The arguments never finished: keep what arrived rather than
 			// replacing it by {}.
-			// The arguments never finished: keep what arrived rather than
-			// replacing it by {}.
 			live := t.liveArgs()
 			r.finishArgs(c, t)
 			if !jsontree.Equal(live, t.Args) || sameShapeDiffers(live, t.Args) {
